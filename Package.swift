@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Layout (see docs/ARCHITECTURE.md):
+/// - `GesturedCore`: the pure core. No syscalls, no clock reads, no Foundation.
+/// - `GesturedConfig`: JSON5 text → validated `Configuration` (FoundationEssentials).
+/// - `GesturedIO`: the thin shell: libevdev, libudev, epoll, timerfd, signalfd, sockets.
+/// - `gestured`: the executable; the only place that logs.
+let package = Package(
+    name: "gestured",
+    products: [
+        .executable(name: "gestured", targets: ["gestured"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CEvdev", path: "Sources/CEvdev", pkgConfig: "libevdev",
+                       providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CUdev", path: "Sources/CUdev", pkgConfig: "libudev",
+                       providers: [.apt(["libudev-dev"])]),
+        .target(name: "GesturedCore"),
+        .target(name: "GesturedConfig", dependencies: ["GesturedCore"]),
+        .target(name: "GesturedIO", dependencies: ["GesturedCore", "CEvdev", "CUdev"]),
+        .executableTarget(name: "gestured",
+                          dependencies: ["GesturedCore", "GesturedConfig", "GesturedIO"]),
+        .testTarget(name: "GesturedCoreTests", dependencies: ["GesturedCore"]),
+        .testTarget(name: "GesturedConfigTests", dependencies: ["GesturedConfig", "GesturedCore"]),
+        .testTarget(name: "GesturedIOTests", dependencies: ["GesturedIO", "GesturedCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

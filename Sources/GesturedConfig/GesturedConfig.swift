@@ -1,0 +1,1 @@
+// GesturedConfig: see docs/ARCHITECTURE.md

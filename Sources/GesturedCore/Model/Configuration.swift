@@ -1,0 +1,180 @@
+/// The validated configuration: the screen, device rules, and the view tree with its recognizers.
+///
+/// These are plain values. `GesturedConfig` builds them from JSON5 and guarantees the invariants
+/// stated on each type (unique ids, resolvable references, no `requireToFail` cycles), so the core
+/// can rely on them without checking again.
+public struct Configuration: Hashable, Sendable {
+    /// The screen's coordinate space in points. `nil`: the config did not say; see `DeviceGeometry`.
+    public var screen: Size?
+    /// Device rules; the first whose `match` fits a device applies.
+    public var devices: [DeviceRule]
+    /// Top-level views, back to front.
+    public var views: [ViewSpec]
+
+    public init(screen: Size? = nil, devices: [DeviceRule] = [], views: [ViewSpec] = []) {
+        self.screen = screen; self.devices = devices; self.views = views
+    }
+}
+
+/// Screen rotation of a device's axes, clockwise.
+public enum Rotation: Int, Hashable, Sendable, CaseIterable {
+    case none = 0, quarter = 90, half = 180, threeQuarters = 270
+}
+
+/// Which devices a rule applies to. Every given key must match (globs with `*`, `?`, `[...]`).
+public struct DeviceMatch: Hashable, Sendable {
+    public var name: String?
+    public var sysname: String?
+    public init(name: String? = nil, sysname: String? = nil) { self.name = name; self.sysname = sysname }
+}
+
+/// How the daemon treats the devices a rule matches.
+public struct DeviceRule: Hashable, Sendable {
+    public var match: DeviceMatch
+    public var rotation: Rotation
+    /// libinput's calibration matrix (a, b, c, d, e, f) on normalized device coordinates:
+    /// x' = a·x + b·y + c, y' = d·x + e·y + f. `nil`: identity (or the udev property).
+    public var calibration: [Double]?
+    public var grab: Bool
+    public var ignore: Bool
+
+    public init(match: DeviceMatch = DeviceMatch(), rotation: Rotation = .none,
+                calibration: [Double]? = nil, grab: Bool = false, ignore: Bool = false) {
+        self.match = match; self.rotation = rotation; self.calibration = calibration
+        self.grab = grab; self.ignore = ignore
+    }
+}
+
+/// A non-rectangular hit area, UIKit's `point(inside:with:)` override, in the view's coordinates.
+public enum HitShape: Hashable, Sendable {
+    case circle(center: Point, radius: Double)
+    /// A closed polygon; inside by the even-odd rule.
+    case polygon([Point])
+}
+
+/// One view of the region map.
+public struct ViewSpec: Hashable, Sendable {
+    public var id: String
+    /// In the parent's coordinates.
+    public var frame: Rect
+    public var isUserInteractionEnabled: Bool
+    public var isHidden: Bool
+    public var alpha: Double
+    /// Applied to the bounds for hit-testing; negative values enlarge the target.
+    public var hitTestInsets: EdgeInsets
+    /// When set, replaces the (inset) bounds as the hit area.
+    public var hitShape: HitShape?
+    public var gestures: [GestureSpec]
+    /// Back to front: the last is frontmost.
+    public var subviews: [ViewSpec]
+
+    public init(id: String, frame: Rect, isUserInteractionEnabled: Bool = true, isHidden: Bool = false,
+                alpha: Double = 1, hitTestInsets: EdgeInsets = .zero, hitShape: HitShape? = nil,
+                gestures: [GestureSpec] = [], subviews: [ViewSpec] = []) {
+        self.id = id; self.frame = frame; self.isUserInteractionEnabled = isUserInteractionEnabled
+        self.isHidden = isHidden; self.alpha = alpha; self.hitTestInsets = hitTestInsets
+        self.hitShape = hitShape; self.gestures = gestures; self.subviews = subviews
+    }
+}
+
+/// One recognizer attached to a view.
+public struct GestureSpec: Hashable, Sendable {
+    /// Unique in the configuration; the `name` field of gesture lines.
+    public var id: String
+    public var kind: GestureKind
+    /// Ids of recognizers that must fail before this one may leave `possible`.
+    public var requireToFail: [String]
+    /// Ids of recognizers this one may recognize together with (the relation is symmetric).
+    public var recognizeSimultaneouslyWith: [String]
+
+    public init(id: String, kind: GestureKind, requireToFail: [String] = [],
+                recognizeSimultaneouslyWith: [String] = []) {
+        self.id = id; self.kind = kind; self.requireToFail = requireToFail
+        self.recognizeSimultaneouslyWith = recognizeSimultaneouslyWith
+    }
+}
+
+/// A recognizer's type and parameters (UIKit's names; durations in seconds in the config).
+public enum GestureKind: Hashable, Sendable {
+    case tap(TapParameters)
+    case swipe(SwipeParameters)
+    case pan(PanParameters)
+    case pinch(PinchParameters)
+    case rotation(RotationParameters)
+    case longPress(LongPressParameters)
+    case screenEdgePan(ScreenEdgePanParameters)
+
+    /// The `type` string of the configuration and of gesture lines.
+    public var typeName: String {
+        switch self {
+        case .tap: "tap"
+        case .swipe: "swipe"
+        case .pan: "pan"
+        case .pinch: "pinch"
+        case .rotation: "rotation"
+        case .longPress: "longPress"
+        case .screenEdgePan: "screenEdgePan"
+        }
+    }
+}
+
+public struct TapParameters: Hashable, Sendable {
+    public var numberOfTapsRequired = 1
+    public var numberOfTouchesRequired = 1
+    public var maximumTapInterval = GestureDefaults.maximumTapInterval
+    public var maximumTapDistance = GestureDefaults.maximumTapDistance
+    public var movementSlop = GestureDefaults.tapMovementSlop
+    public init() {}
+}
+
+/// A swipe direction; also the `direction` field of swipe lines.
+public enum SwipeDirection: String, Hashable, Sendable, CaseIterable {
+    case right, left, up, down
+}
+
+public struct SwipeParameters: Hashable, Sendable {
+    public var direction: Set<SwipeDirection> = [.right]
+    public var numberOfTouchesRequired = 1
+    public var minimumDistance = GestureDefaults.minimumSwipeDistance
+    public var minimumVelocity = GestureDefaults.minimumSwipeVelocity
+    public var maximumDuration = GestureDefaults.maximumSwipeDuration
+    public var angleTolerance = GestureDefaults.swipeAngleTolerance
+    public init() {}
+}
+
+public struct PanParameters: Hashable, Sendable {
+    public var minimumNumberOfTouches = 1
+    /// `nil`: unbounded (UIKit's `Int.max`).
+    public var maximumNumberOfTouches: Int? = nil
+    public var slop = GestureDefaults.panSlop
+    public init() {}
+}
+
+public struct PinchParameters: Hashable, Sendable {
+    public init() {}
+}
+
+public struct RotationParameters: Hashable, Sendable {
+    public init() {}
+}
+
+public struct LongPressParameters: Hashable, Sendable {
+    public var minimumPressDuration = GestureDefaults.minimumPressDuration
+    public var allowableMovement = GestureDefaults.allowableMovement
+    public var numberOfTouchesRequired = 1
+    public var numberOfTapsRequired = 0
+    public var maximumTapInterval = GestureDefaults.maximumTapInterval
+    public init() {}
+}
+
+/// A screen edge; also the `edge` field of screen-edge pan lines.
+public enum ScreenEdge: String, Hashable, Sendable, CaseIterable {
+    case top, left, bottom, right
+}
+
+public struct ScreenEdgePanParameters: Hashable, Sendable {
+    public var edges: Set<ScreenEdge> = []
+    public var edgeZoneWidth = GestureDefaults.edgeZoneWidth
+    public var slop = GestureDefaults.panSlop
+    public init() {}
+}

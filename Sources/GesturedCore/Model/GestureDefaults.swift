@@ -1,0 +1,51 @@
+/// Every threshold the recognizers use, in one place, with its unit and its source.
+///
+/// UIKit publishes few of its numbers; where it is silent the default comes from the established
+/// references named on each constant (docs/RECOGNIZERS.md lists them too). Each can be overridden
+/// per recognizer in the configuration.
+public enum GestureDefaults {
+    // MARK: Tap
+
+    /// Longest pause between one tap's lift and the next tap's touch-down in a multi-tap, 300 ms.
+    /// Source: Android `ViewConfiguration.DOUBLE_TAP_TIMEOUT`, Flutter `kDoubleTapTimeout`.
+    public static let maximumTapInterval = Interval.milliseconds(300)
+    /// Farthest a later tap of a multi-tap may land from the first, 100 pt.
+    /// Source: Android `DOUBLE_TAP_SLOP` (100 dp), Flutter `kDoubleTapSlop`.
+    public static let maximumTapDistance = 100.0
+    /// How far a touch may move and still be a tap, 10 pt.
+    /// Source: UIKit's observed tap slop (~10 pt); Hammer.js `tap.threshold` is 9 px.
+    public static let tapMovementSlop = 10.0
+
+    // MARK: Long press
+
+    /// UIKit `UILongPressGestureRecognizer.minimumPressDuration` default, 0.5 s (Android and
+    /// Flutter `kLongPressTimeout` agree).
+    public static let minimumPressDuration = Interval.milliseconds(500)
+    /// UIKit `UILongPressGestureRecognizer.allowableMovement` default, 10 pt.
+    public static let allowableMovement = 10.0
+
+    // MARK: Pan
+
+    /// Movement of the centroid that makes a pan begin, 10 pt. Source: Hammer.js `pan.threshold`
+    /// 10 px (Flutter's `kTouchSlop` is 18 logical px).
+    public static let panSlop = 10.0
+
+    // MARK: Swipe
+
+    /// Minimum distance of a swipe, 10 pt. Source: Hammer.js `swipe.threshold` 10 px.
+    public static let minimumSwipeDistance = 10.0
+    /// Minimum speed of a swipe, 300 pt/s. Source: Hammer.js `swipe.velocity` 0.3 px/ms.
+    public static let minimumSwipeVelocity = 300.0
+    /// Longest a swipe may take from touch-down to lift, 0.5 s (a slower movement is a pan).
+    /// Source: none published by UIKit; chosen to match its feel, configurable.
+    public static let maximumSwipeDuration = Interval.milliseconds(500)
+    /// Largest angle between the movement and the swipe's axis, π/8 (22.5°): the direction
+    /// is the nearest of four only when it is well inside that direction's quadrant.
+    public static let swipeAngleTolerance = Double.pi / 8
+
+    // MARK: Screen edge
+
+    /// Width of the zone along each screen edge where a screen-edge pan must begin, 20 pt.
+    /// Source: SEMANTICS.md (UIKit's system edge zone is about 20 pt).
+    public static let edgeZoneWidth = 20.0
+}

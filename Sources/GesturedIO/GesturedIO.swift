@@ -1,0 +1,1 @@
+// GesturedIO: see docs/ARCHITECTURE.md
