@@ -16,7 +16,8 @@ let package = Package(
                        providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", path: "Sources/CUdev", pkgConfig: "libudev",
                        providers: [.apt(["libudev-dev"])]),
-        .target(name: "GesturedCore"),
+        // libm: `Double.rounded()` and friends lower to libm calls on Linux.
+        .target(name: "GesturedCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "GesturedConfig", dependencies: ["GesturedCore"]),
         .target(name: "GesturedIO", dependencies: ["GesturedCore", "CEvdev", "CUdev"]),
         .executableTarget(name: "gestured",
