@@ -55,8 +55,9 @@ public enum HitShape: Hashable, Sendable {
 /// One view of the region map.
 public struct ViewSpec: Hashable, Sendable {
     public var id: String
-    /// In the parent's coordinates.
-    public var frame: Rect
+    /// In the parent's coordinates. `nil`: the view fills its parent's bounds (the screen, for a
+    /// top-level view), so that a config need not repeat the screen size.
+    public var frame: Rect?
     public var isUserInteractionEnabled: Bool
     public var isHidden: Bool
     public var alpha: Double
@@ -68,7 +69,7 @@ public struct ViewSpec: Hashable, Sendable {
     /// Back to front: the last is frontmost.
     public var subviews: [ViewSpec]
 
-    public init(id: String, frame: Rect, isUserInteractionEnabled: Bool = true, isHidden: Bool = false,
+    public init(id: String, frame: Rect? = nil, isUserInteractionEnabled: Bool = true, isHidden: Bool = false,
                 alpha: Double = 1, hitTestInsets: EdgeInsets = .zero, hitShape: HitShape? = nil,
                 gestures: [GestureSpec] = [], subviews: [ViewSpec] = []) {
         self.id = id; self.frame = frame; self.isUserInteractionEnabled = isUserInteractionEnabled
