@@ -1,0 +1,63 @@
+/// Maps a device's axis units onto the screen, in points.
+///
+/// Order (each step on normalized coordinates in [0, 1]):
+/// 1. normalize: `(v - min) / (max - min)` per axis, so the full axis range covers the screen;
+/// 2. calibration: libinput's matrix `[a b c; d e f]`: x' = a·x + b·y + c, y' = d·x + e·y + f
+///    (the same numbers as udev's `LIBINPUT_CALIBRATION_MATRIX`);
+/// 3. rotation clockwise by 0/90/180/270 degrees, for panels mounted rotated;
+/// 4. scale to the screen's size in points.
+public struct DeviceGeometry: Hashable, Sendable {
+    public static let identityCalibration: [Double] = [1, 0, 0, 0, 1, 0]
+
+    /// Points per millimetre when the screen size comes from the panel's physical size: one point
+    /// is 1/160 inch, Android's density-independent pixel and close to UIKit's point (1/163 inch),
+    /// so thresholds taken from those platforms keep their physical meaning.
+    public static let pointsPerMillimetre = 160.0 / 25.4
+    /// The screen size used when neither the config nor the device says (no resolution).
+    public static let fallbackScreen = Size(width: 1280, height: 800)
+
+    public let x: AxisInfo
+    public let y: AxisInfo
+    public let rotation: Rotation
+    public let calibration: [Double]
+    public let screen: Size
+
+    public init(x: AxisInfo, y: AxisInfo, screen: Size, rotation: Rotation = .none,
+                calibration: [Double] = DeviceGeometry.identityCalibration) {
+        self.x = x; self.y = y; self.screen = screen; self.rotation = rotation
+        self.calibration = calibration.count == 6 ? calibration : DeviceGeometry.identityCalibration
+    }
+
+    /// The screen size a device implies when the config gives none: its physical size in points
+    /// when it reports a resolution, else `fallbackScreen`. Rotation by 90/270 swaps the sides.
+    public static func impliedScreen(x: AxisInfo, y: AxisInfo, rotation: Rotation) -> Size {
+        guard x.resolution > 0, y.resolution > 0 else { return fallbackScreen }
+        let width = Double(x.maximum - x.minimum) / Double(x.resolution) * pointsPerMillimetre
+        let height = Double(y.maximum - y.minimum) / Double(y.resolution) * pointsPerMillimetre
+        switch rotation {
+        case .none, .half: return Size(width: width, height: height)
+        case .quarter, .threeQuarters: return Size(width: height, height: width)
+        }
+    }
+
+    /// The screen location of a device position.
+    @inlinable public func point(for position: DevicePosition) -> Point {
+        let nx = Self.normalize(position.x, x), ny = Self.normalize(position.y, y)
+        let c = calibration
+        let cx = c[0] * nx + c[1] * ny + c[2]
+        let cy = c[3] * nx + c[4] * ny + c[5]
+        let rx: Double, ry: Double
+        switch rotation {
+        case .none: (rx, ry) = (cx, cy)
+        case .quarter: (rx, ry) = (1 - cy, cx)
+        case .half: (rx, ry) = (1 - cx, 1 - cy)
+        case .threeQuarters: (rx, ry) = (cy, 1 - cx)
+        }
+        return Point(x: rx * screen.width, y: ry * screen.height)
+    }
+
+    @inlinable static func normalize(_ value: Int32, _ axis: AxisInfo) -> Double {
+        let span = Double(axis.maximum) - Double(axis.minimum)
+        return span > 0 ? (Double(value) - Double(axis.minimum)) / span : 0
+    }
+}

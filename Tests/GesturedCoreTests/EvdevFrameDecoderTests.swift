@@ -1,0 +1,107 @@
+import Testing
+@testable import GesturedCore
+
+/// Decoder transcripts: raw events in, one line per frame out ("t slot:phase@x,y ...").
+struct EvdevFrameDecoderTests {
+    static let touchscreen = DeviceDescription(
+        sysname: "event0", name: "test", mtX: AxisInfo(minimum: 0, maximum: 4095),
+        mtY: AxisInfo(minimum: 0, maximum: 4095), slotCount: 4, hasTrackingID: true)
+    static let singleTouch = DeviceDescription(
+        sysname: "event1", name: "single", x: AxisInfo(minimum: 0, maximum: 1023), y: AxisInfo(minimum: 0, maximum: 767))
+
+    /// `(ms, type, code, value)` tuples.
+    static func run(_ device: DeviceDescription, _ events: [(Int64, UInt16, UInt16, Int32)]) throws -> [String] {
+        var decoder = try EvdevFrameDecoder(device: device)
+        var out: [String] = []
+        for (ms, type, code, value) in events {
+            guard decoder.feed(RawEvent(time: Instant(microseconds: ms * 1000), type: type, code: code, value: value)) else { continue }
+            let f = decoder.frame
+            out.append("\(f.time.microseconds / 1000) " + f.changes.map { c in
+                "\(c.slot):\(c.phase)@\(c.position.x),\(c.position.y)"
+            }.joined(separator: " "))
+        }
+        return out
+    }
+
+    static let ABS = EventCode.EV_ABS, SYN = EventCode.EV_SYN, KEY = EventCode.EV_KEY
+    static let SLOT = EventCode.ABS_MT_SLOT, TID = EventCode.ABS_MT_TRACKING_ID
+    static let MX = EventCode.ABS_MT_POSITION_X, MY = EventCode.ABS_MT_POSITION_Y
+    static let REPORT = EventCode.SYN_REPORT
+
+    @Test func protocolBDownMoveUp() throws {
+        let lines = try Self.run(Self.touchscreen, [
+            (0, Self.ABS, Self.SLOT, 0), (0, Self.ABS, Self.TID, 7), (0, Self.ABS, Self.MX, 100), (0, Self.ABS, Self.MY, 200),
+            (0, Self.KEY, EventCode.BTN_TOUCH, 1), (0, Self.SYN, Self.REPORT, 0),
+            (10, Self.ABS, Self.MX, 110), (10, Self.SYN, Self.REPORT, 0),
+            (20, Self.ABS, Self.MY, 200), (20, Self.SYN, Self.REPORT, 0),   // same value: no change, no frame
+            (30, Self.ABS, Self.TID, -1), (30, Self.KEY, EventCode.BTN_TOUCH, 0), (30, Self.SYN, Self.REPORT, 0),
+        ])
+        #expect(lines == ["0 0:began@100,200", "10 0:moved@110,200", "30 0:ended@110,200"])
+    }
+
+    @Test func twoSlotsInOneFrameAndSeparateLifts() throws {
+        let lines = try Self.run(Self.touchscreen, [
+            (0, Self.ABS, Self.TID, 1), (0, Self.ABS, Self.MX, 10), (0, Self.ABS, Self.MY, 10),
+            (0, Self.ABS, Self.SLOT, 1), (0, Self.ABS, Self.TID, 2), (0, Self.ABS, Self.MX, 50), (0, Self.ABS, Self.MY, 60),
+            (0, Self.SYN, Self.REPORT, 0),
+            (5, Self.ABS, Self.SLOT, 0), (5, Self.ABS, Self.TID, -1), (5, Self.SYN, Self.REPORT, 0),
+            (9, Self.ABS, Self.SLOT, 1), (9, Self.ABS, Self.MX, 55), (9, Self.ABS, Self.TID, -1), (9, Self.SYN, Self.REPORT, 0),
+        ])
+        #expect(lines == ["0 0:began@10,10 1:began@50,60", "5 0:ended@10,10", "9 1:ended@50,60"])
+    }
+
+    @Test func slotReusedWithNewTrackingIDInOneFrame() throws {
+        let lines = try Self.run(Self.touchscreen, [
+            (0, Self.ABS, Self.TID, 1), (0, Self.ABS, Self.MX, 10), (0, Self.ABS, Self.MY, 10), (0, Self.SYN, Self.REPORT, 0),
+            (8, Self.ABS, Self.TID, 2), (8, Self.ABS, Self.MX, 300), (8, Self.ABS, Self.MY, 400), (8, Self.SYN, Self.REPORT, 0),
+        ])
+        #expect(lines == ["0 0:began@10,10", "8 0:ended@10,10 0:began@300,400"])
+    }
+
+    @Test func eventsAfterTheLastSynReportFormNoFrame() throws {
+        let lines = try Self.run(Self.touchscreen, [
+            (0, Self.ABS, Self.TID, 1), (0, Self.ABS, Self.MX, 10), (0, Self.ABS, Self.MY, 10), (0, Self.SYN, Self.REPORT, 0),
+            (8, Self.ABS, Self.TID, -1),   // the tail: never reported
+        ])
+        #expect(lines == ["0 0:began@10,10"])
+    }
+
+    @Test func singleTouchDevice() throws {
+        let lines = try Self.run(Self.singleTouch, [
+            (0, Self.ABS, EventCode.ABS_X, 500), (0, Self.ABS, EventCode.ABS_Y, 300), (0, Self.KEY, EventCode.BTN_TOUCH, 1),
+            (0, Self.SYN, Self.REPORT, 0),
+            (7, Self.ABS, EventCode.ABS_X, 510), (7, Self.SYN, Self.REPORT, 0),
+            (9, Self.KEY, EventCode.BTN_TOUCH, 0), (9, Self.SYN, Self.REPORT, 0),
+            (20, Self.KEY, EventCode.BTN_TOUCH, 1), (20, Self.SYN, Self.REPORT, 0),
+        ])
+        #expect(lines == ["0 0:began@500,300", "7 0:moved@510,300", "9 0:ended@510,300", "20 0:began@510,300"])
+    }
+
+    @Test func synDroppedCancelsActiveContactsAndResyncStartsNewOnes() throws {
+        let lines = try Self.run(Self.touchscreen, [
+            (0, Self.ABS, Self.TID, 1), (0, Self.ABS, Self.MX, 10), (0, Self.ABS, Self.MY, 10), (0, Self.SYN, Self.REPORT, 0),
+            (50, Self.SYN, EventCode.SYN_DROPPED, 0),
+            // libevdev's resync: the slot is still held, by the same contact, elsewhere.
+            (50, Self.ABS, Self.TID, 1), (50, Self.ABS, Self.MX, 90), (50, Self.SYN, Self.REPORT, 0),
+        ])
+        #expect(lines == ["0 0:began@10,10", "50 0:cancelled@10,10", "50 0:began@90,10"])
+    }
+
+    @Test func slotIndexOutOfRangeIsIgnored() throws {
+        let lines = try Self.run(Self.touchscreen, [
+            (0, Self.ABS, Self.SLOT, 9), (0, Self.ABS, Self.TID, 1), (0, Self.ABS, Self.MX, 10), (0, Self.SYN, Self.REPORT, 0),
+            (1, Self.ABS, Self.SLOT, -3), (1, Self.ABS, Self.TID, 1), (1, Self.ABS, Self.MY, 10), (1, Self.SYN, Self.REPORT, 0),
+        ])
+        #expect(lines == [])
+    }
+
+    @Test func devicesWithoutUsableAxesAreRefused() {
+        #expect(throws: EvdevFrameDecoder.Unsupported.noPositionAxes) {
+            try EvdevFrameDecoder(device: DeviceDescription(sysname: "e", name: "keyboard"))
+        }
+        #expect(throws: EvdevFrameDecoder.Unsupported.protocolA) {
+            try EvdevFrameDecoder(device: DeviceDescription(sysname: "e", name: "a", mtX: AxisInfo(minimum: 0, maximum: 9),
+                                                            mtY: AxisInfo(minimum: 0, maximum: 9)))
+        }
+    }
+}
