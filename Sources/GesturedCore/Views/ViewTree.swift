@@ -1,0 +1,130 @@
+/// The region map: views with frames, flags and hit areas, flattened into an array.
+///
+/// Hit-testing follows UIKit's `hitTest(_:with:)` exactly (SEMANTICS.md):
+/// 1. a hidden view, one with interaction disabled, or one with alpha < 0.01 returns nothing,
+///    even for a point inside it;
+/// 2. a point outside the view's hit area (`point(inside:)`) returns nothing, so a subview's part
+///    outside its parent's hit area is unreachable;
+/// 3. subviews are asked frontmost first (reverse order), with the point in their coordinates;
+/// 4. with no subview answering, the view itself is the result.
+/// Top-level views sit in a window that covers the screen and has no recognizers.
+public struct ViewTree: Sendable {
+    /// Index of a view in the tree.
+    public typealias Index = Int
+
+    public struct Node: Sendable {
+        public var id: String
+        public var frame: Rect
+        public var isUserInteractionEnabled: Bool
+        public var isHidden: Bool
+        public var alpha: Double
+        public var hitTestInsets: EdgeInsets
+        public var hitShape: HitShape?
+        public var parent: Index?
+        /// Back to front.
+        public var children: [Index]
+        /// 0 for top-level views.
+        public var depth: Int
+        /// The recognizers attached, in config order.
+        public var gestures: [GestureSpec]
+    }
+
+    /// UIKit ignores views whose alpha is below this (`hitTest(_:with:)` documentation).
+    public static let minimumHitTestAlpha = 0.01
+
+    public private(set) var nodes: [Node] = []
+    /// Top-level views, back to front.
+    public private(set) var roots: [Index] = []
+    public let screen: Size
+
+    public init(views: [ViewSpec], screen: Size) {
+        self.screen = screen
+        let bounds = Rect(x: 0, y: 0, width: screen.width, height: screen.height)
+        for view in views { roots.append(add(view, parent: nil, parentBounds: bounds, depth: 0)) }
+    }
+
+    private mutating func add(_ spec: ViewSpec, parent: Index?, parentBounds: Rect, depth: Int) -> Index {
+        let index = nodes.count
+        let frame = spec.frame ?? parentBounds
+        nodes.append(Node(id: spec.id, frame: frame, isUserInteractionEnabled: spec.isUserInteractionEnabled,
+                          isHidden: spec.isHidden, alpha: spec.alpha, hitTestInsets: spec.hitTestInsets,
+                          hitShape: spec.hitShape, parent: parent, children: [], depth: depth,
+                          gestures: spec.gestures))
+        let bounds = Rect(x: 0, y: 0, width: frame.size.width, height: frame.size.height)
+        for sub in spec.subviews {
+            let child = add(sub, parent: index, parentBounds: bounds, depth: depth + 1)
+            nodes[index].children.append(child)
+        }
+        return index
+    }
+
+    /// The view index for an id, if any.
+    public func index(of id: String) -> Index? { nodes.firstIndex { $0.id == id } }
+
+    /// The deepest, frontmost interactive view containing `point` (screen coordinates).
+    public func hitTest(_ point: Point) -> Index? {
+        for root in roots.reversed() {
+            if let hit = hitTest(root, point - Vector(dx: nodes[root].frame.minX, dy: nodes[root].frame.minY)) {
+                return hit
+            }
+        }
+        return nil
+    }
+
+    /// `point` is in `view`'s own coordinates.
+    private func hitTest(_ view: Index, _ point: Point) -> Index? {
+        let node = nodes[view]
+        guard !node.isHidden, node.isUserInteractionEnabled, node.alpha >= Self.minimumHitTestAlpha,
+              pointInside(node, point) else { return nil }
+        for child in node.children.reversed() {
+            let origin = nodes[child].frame.origin
+            if let hit = hitTest(child, Point(x: point.x - origin.x, y: point.y - origin.y)) { return hit }
+        }
+        return view
+    }
+
+    /// UIKit's `point(inside:with:)`: the bounds with the hit-test insets applied, or the shape.
+    private func pointInside(_ node: Node, _ point: Point) -> Bool {
+        switch node.hitShape {
+        case .circle(let center, let radius)?:
+            return (point - center).length <= radius
+        case .polygon(let vertices)?:
+            return Self.evenOdd(vertices, contains: point)
+        case nil:
+            let bounds = Rect(x: 0, y: 0, width: node.frame.size.width, height: node.frame.size.height)
+            return bounds.inset(by: node.hitTestInsets).contains(point)
+        }
+    }
+
+    private static func evenOdd(_ vertices: [Point], contains p: Point) -> Bool {
+        var inside = false
+        var j = vertices.count - 1
+        for i in vertices.indices {
+            let a = vertices[i], b = vertices[j]
+            if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x {
+                inside.toggle()
+            }
+            j = i
+        }
+        return inside
+    }
+
+    /// `view` and its ancestors, deepest first: the views whose recognizers see a touch.
+    public func path(from view: Index) -> [Index] {
+        var path = [view]
+        var current = nodes[view].parent
+        while let next = current { path.append(next); current = nodes[next].parent }
+        return path
+    }
+
+    /// Converts a screen point into `view`'s coordinates.
+    public func convert(_ point: Point, to view: Index) -> Point {
+        var result = point
+        var current: Index? = view
+        while let index = current {
+            result = result - Vector(dx: nodes[index].frame.minX, dy: nodes[index].frame.minY)
+            current = nodes[index].parent
+        }
+        return result
+    }
+}
