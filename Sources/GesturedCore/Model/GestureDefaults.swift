@@ -6,7 +6,8 @@
 public enum GestureDefaults {
     // MARK: Tap
 
-    /// Longest pause between one tap's lift and the next tap's touch-down in a multi-tap, 300 ms.
+    /// Longest pause between one tap's lift and the next tap's touch-down in a multi-tap, 300 ms
+    /// (exclusive: the deadline fires before a touch-down at the same instant).
     /// Source: Android `ViewConfiguration.DOUBLE_TAP_TIMEOUT`, Flutter `kDoubleTapTimeout`.
     public static let maximumTapInterval = Interval.milliseconds(300)
     /// Farthest a later tap of a multi-tap may land from the first, 100 pt.

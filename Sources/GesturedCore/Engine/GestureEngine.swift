@@ -1,0 +1,419 @@
+/// Routes touches to recognizers and arbitrates between them: the one place where UIKit's
+/// conflict rules live (SEMANTICS.md, "Conflicts between recognizers").
+///
+/// Invariants:
+/// - a touch is hit-tested once, when it begins, and goes to the recognizers of its view and of
+///   every ancestor, for its whole life;
+/// - a recognizer leaves `possible` only through `transition(_:to:now:sample:)`, which also
+///   emits the event, so the reported states are exactly the transitions taken;
+/// - every `began` is followed by exactly one `ended` or `cancelled`;
+/// - when a recognizer begins or recognizes, every other recognizer sharing any of its touches
+///   is forced out (`failed`, or `cancelled` if it had begun) unless the pair may recognize
+///   simultaneously or the winner cannot prevent it (`Recognizer.canPrevent`);
+/// - a recognizer with `requireToFail` waits in `possible` while any of those is undecided,
+///   fails when one of them succeeds, and goes ahead (at the instant the last one fails) when all
+///   have failed;
+/// - among recognizers that would win on the same frame, the deepest view goes first, then config
+///   order (with the multi-tap exception of `Recognizer.tapPrecedence`);
+/// - a recognizer returns to `possible` once it is finished and all its touches are up.
+public struct GestureEngine: Sendable {
+    public enum BuildError: Error, Hashable, Sendable, CustomStringConvertible {
+        case unsupportedType(String)
+        case unknownGesture(String)
+        public var description: String {
+            switch self {
+            case .unsupportedType(let type): "recognizer type \"\(type)\" is not available in this build"
+            case .unknownGesture(let id): "no gesture with id \"\(id)\""
+            }
+        }
+    }
+
+    /// The arbiter's view of a recognizer: UIKit's states, plus waiting for `requireToFail`.
+    enum Phase: Sendable {
+        case possible
+        /// Would have left `possible`, but a `requireToFail` recognizer is undecided; these
+        /// transitions are replayed, in order, when it fails.
+        case waiting([Pending])
+        /// Began or changed: the continuous gesture is running.
+        case active
+        case ended, failed, cancelled
+    }
+
+    enum Pending: Sendable {
+        case recognize(GestureSample)
+        case begin(GestureSample)
+        case change(GestureSample)
+        case end(GestureSample)
+    }
+
+    struct Slot: Sendable {
+        let name: String
+        let type: String
+        let view: ViewTree.Index
+        let viewID: String
+        var recognizer: Recognizer
+        var phase: Phase = .possible
+        /// Touches routed here that are still down (including those seen while deaf).
+        var touches: [TouchID] = []
+        var simultaneous: [Int] = []
+        var requires: [Int] = []
+        /// Where the touches were last seen, for failed lines.
+        var lastSample: GestureSample
+    }
+
+    public private(set) var tree: ViewTree
+    private var slots: [Slot] = []
+    /// Slot indices in winning order (deepest view, then tap precedence, then config order).
+    private var rank: [Int] = []
+    /// Per view: the slots on its path to the root, in winning order.
+    private var routesByView: [[Int]] = []
+    /// Per live touch: the slots it is routed to.
+    private var routes: [TouchID: [Int]] = [:]
+    /// The hit-test result of each live touch (nil: no view).
+    private var touchViews: [TouchID: ViewTree.Index] = [:]
+
+    /// Scratch buffers reused across frames.
+    private var inputs: [TouchUpdate] = []
+    private var proposals: [(slot: Int, proposal: Proposal)] = []
+
+    /// Optional transition trace for debugging (`name: old → new`), drained by the caller.
+    public var tracesTransitions = false
+    public private(set) var trace: [String] = []
+
+    public init(views: [ViewSpec], screen: Size) throws(BuildError) {
+        tree = ViewTree(views: views, screen: screen)
+        var indexByName: [String: Int] = [:]
+        for (viewIndex, node) in tree.nodes.enumerated() {
+            for spec in node.gestures {
+                indexByName[spec.id] = slots.count
+                let empty = GestureSample(touches: 0, location: .zero, device: "", values: .none)
+                slots.append(Slot(name: spec.id, type: spec.kind.typeName, view: viewIndex, viewID: node.id,
+                                  recognizer: try Recognizer(kind: spec.kind), lastSample: empty))
+            }
+        }
+        var order = 0
+        var configOrder = Array(repeating: 0, count: slots.count)
+        for node in tree.nodes {
+            for spec in node.gestures {
+                let slot = indexByName[spec.id]!
+                configOrder[slot] = order; order += 1
+                for other in spec.requireToFail {
+                    guard let o = indexByName[other] else { throw .unknownGesture(other) }
+                    slots[slot].requires.append(o)
+                }
+                for other in spec.recognizeSimultaneouslyWith {
+                    guard let o = indexByName[other] else { throw .unknownGesture(other) }
+                    if !slots[slot].simultaneous.contains(o) { slots[slot].simultaneous.append(o) }
+                    if !slots[o].simultaneous.contains(slot) { slots[o].simultaneous.append(slot) }
+                }
+            }
+        }
+        rank = Self.winningOrder(slots: slots, tree: tree, configOrder: configOrder)
+        let position = Dictionary(uniqueKeysWithValues: rank.enumerated().map { ($1, $0) })
+        routesByView = tree.nodes.indices.map { view in
+            tree.path(from: view).flatMap { v in slots.indices.filter { slots[$0].view == v } }
+                .sorted { position[$0]! < position[$1]! }
+        }
+    }
+
+    /// Deepest view first, then config order; within one depth, the positions held by taps are
+    /// refilled by those taps sorted by tap count, most first (see `Recognizer.tapPrecedence`).
+    private static func winningOrder(slots: [Slot], tree: ViewTree, configOrder: [Int]) -> [Int] {
+        var order = slots.indices.sorted {
+            let (da, db) = (tree.nodes[slots[$0].view].depth, tree.nodes[slots[$1].view].depth)
+            return da != db ? da > db : configOrder[$0] < configOrder[$1]
+        }
+        var start = 0
+        while start < order.count {
+            let depth = tree.nodes[slots[order[start]].view].depth
+            var end = start
+            while end < order.count, tree.nodes[slots[order[end]].view].depth == depth { end += 1 }
+            let positions = (start..<end).filter { slots[order[$0]].recognizer.tapPrecedence > 0 }
+            let taps = positions.map { order[$0] }
+                .sorted { slots[$0].recognizer.tapPrecedence > slots[$1].recognizer.tapPrecedence }
+            for (position, slot) in zip(positions, taps) { order[position] = slot }
+            start = end
+        }
+        return order
+    }
+
+    // MARK: Inputs
+
+    /// The earliest instant at which `advance(to:into:)` has work, or nil.
+    public var nextDeadline: Instant? {
+        var earliest: Instant?
+        for slot in slots where slot.isListening {
+            if let d = slot.recognizer.deadline, earliest.map({ d < $0 }) ?? true { earliest = d }
+        }
+        return earliest
+    }
+
+    /// Fires every deadline up to `now`, each at its own instant, earliest first (ties in winning
+    /// order), appending the resulting events.
+    public mutating func advance(to now: Instant, into events: inout [GestureEvent]) {
+        while true {
+            var due: (slot: Int, at: Instant)?
+            for index in rank where slots[index].isListening {
+                if let d = slots[index].recognizer.deadline, d <= now, due.map({ d < $0.at }) ?? true {
+                    due = (index, d)
+                }
+            }
+            guard let (index, at) = due else { return }
+            let proposal = slots[index].recognizer.fire(now: at)
+            proposals.removeAll(keepingCapacity: true)
+            proposals.append((index, proposal))
+            settle(now: at, into: &events)
+            resetFinished()
+        }
+    }
+
+    /// Handles one frame of touch updates, all at `now`. Deadlines due at or before `now` must
+    /// have been fired first (`advance(to:into:)`).
+    public mutating func handle(_ frame: [TouchUpdate], now: Instant, into events: inout [GestureEvent]) {
+        for update in frame where update.phase == .began {
+            let view = tree.hitTest(update.location)
+            touchViews[update.id] = view
+            let route = view.map { routesByView[$0] } ?? []
+            routes[update.id] = route
+            for slot in route { slots[slot].touches.append(update.id) }
+        }
+        proposals.removeAll(keepingCapacity: true)
+        for index in rank where slots[index].isListening {
+            inputs.removeAll(keepingCapacity: true)
+            for update in frame where routes[update.id]?.contains(index) == true { inputs.append(update) }
+            guard !inputs.isEmpty else { continue }
+            slots[index].lastSample.location = Self.centroid(inputs)
+            slots[index].lastSample.device = inputs[0].device
+            let proposal = slots[index].recognizer.handle(inputs[...], now: now)
+            proposals.append((index, proposal))
+        }
+        settle(now: now, into: &events)
+        for update in frame where update.phase == .ended || update.phase == .cancelled {
+            for slot in routes[update.id] ?? [] { slots[slot].touches.removeAll { $0 == update.id } }
+            routes[update.id] = nil
+            touchViews[update.id] = nil
+        }
+        resetFinished()
+    }
+
+    /// The view a live touch was hit-tested to, if any.
+    public func view(of touch: TouchID) -> ViewTree.Index? { touchViews[touch] ?? nil }
+
+    /// Cancels every running gesture and fails every pending one (configuration reload, shutdown).
+    public mutating func cancelAll(now: Instant, into events: inout [GestureEvent]) {
+        for index in rank {
+            switch slots[index].phase {
+            case .active: transition(index, to: .cancelled, now: now, sample: nil, into: &events)
+            case .possible, .waiting: transition(index, to: .failed, now: now, sample: nil, into: &events)
+            case .ended, .failed, .cancelled: break
+            }
+            slots[index].recognizer.reset()
+            slots[index].phase = .possible
+            slots[index].touches.removeAll()
+        }
+        routes.removeAll()
+        touchViews.removeAll()
+    }
+
+    // MARK: Arbitration
+
+    /// Applies the collected proposals in winning order, then releases or fails the recognizers
+    /// waiting on `requireToFail` until nothing changes.
+    private mutating func settle(now: Instant, into events: inout [GestureEvent]) {
+        for (index, proposal) in proposals { apply(proposal, to: index, now: now, into: &events) }
+        proposals.removeAll(keepingCapacity: true)
+        var changed = true
+        while changed {
+            changed = false
+            for index in rank {
+                guard case .waiting(let pending) = slots[index].phase else { continue }
+                switch requirementStatus(index) {
+                case .undecided: continue
+                case .someSucceeded:
+                    transition(index, to: .failed, now: now, sample: nil, into: &events)
+                case .allFailed:
+                    slots[index].phase = .possible
+                    for p in pending { apply(p.proposal, to: index, now: now, into: &events) }
+                }
+                changed = true
+            }
+        }
+    }
+
+    private mutating func apply(_ proposal: Proposal, to index: Int, now: Instant, into events: inout [GestureEvent]) {
+        let phase = slots[index].phase
+        switch (phase, proposal) {
+        case (_, .none):
+            break
+        case (.possible, .fail), (.waiting, .fail), (.waiting, .cancel):
+            transition(index, to: .failed, now: now, sample: nil, into: &events)
+        case (.active, .fail), (.active, .cancel):
+            transition(index, to: .cancelled, now: now, sample: nil, into: &events)
+        case (.possible, .recognize(let s)), (.possible, .begin(let s)):
+            guard !blockedByActive(index) else {
+                transition(index, to: .failed, now: now, sample: nil, into: &events); break
+            }
+            switch requirementStatus(index) {
+            case .someSucceeded:
+                transition(index, to: .failed, now: now, sample: nil, into: &events)
+            case .undecided:
+                slots[index].phase = .waiting([Pending(proposal)!])
+            case .allFailed:
+                let isDiscrete = if case .recognize = proposal { true } else { false }
+                transition(index, to: isDiscrete ? .ended : .active, now: now, sample: s, into: &events,
+                           reported: isDiscrete ? .ended : .began)
+                excludeOthers(from: index, now: now, into: &events)
+            }
+        case (.waiting(var pending), .change), (.waiting(var pending), .end):
+            pending.append(Pending(proposal)!)
+            slots[index].phase = .waiting(pending)
+        case (.active, .change(let s)):
+            transition(index, to: .active, now: now, sample: s, into: &events, reported: .changed)
+        case (.active, .end(let s)):
+            transition(index, to: .ended, now: now, sample: s, into: &events)
+        case (.ended, _), (.failed, _), (.cancelled, _),
+             (.possible, .change), (.possible, .end), (.possible, .cancel),
+             (.waiting, .recognize), (.waiting, .begin),
+             (.active, .recognize), (.active, .begin):
+            recognizerBug(index, proposal: proposal)
+        }
+    }
+
+    private enum RequirementStatus { case allFailed, undecided, someSucceeded }
+
+    private func requirementStatus(_ index: Int) -> RequirementStatus {
+        var status = RequirementStatus.allFailed
+        for other in slots[index].requires {
+            switch slots[other].phase {
+            case .active, .ended: return .someSucceeded
+            case .waiting: status = .undecided
+            case .possible:
+                // Only a recognizer that is still watching something can still succeed.
+                if !slots[other].touches.isEmpty || slots[other].recognizer.deadline != nil { status = .undecided }
+            case .failed, .cancelled: break
+            }
+        }
+        return status
+    }
+
+    /// A running gesture keeps its touches: a newcomer sharing them, not allowed to run together
+    /// with it, fails.
+    private func blockedByActive(_ index: Int) -> Bool {
+        for other in slots.indices where other != index {
+            guard case .active = slots[other].phase, shareTouches(index, other),
+                  !slots[index].simultaneous.contains(other),
+                  slots[other].recognizer.canPrevent(slots[index].recognizer) else { continue }
+            return true
+        }
+        return false
+    }
+
+    private mutating func excludeOthers(from winner: Int, now: Instant, into events: inout [GestureEvent]) {
+        for other in rank where other != winner {
+            guard shareTouches(winner, other), !slots[winner].simultaneous.contains(other),
+                  slots[winner].recognizer.canPrevent(slots[other].recognizer) else { continue }
+            switch slots[other].phase {
+            case .possible, .waiting: transition(other, to: .failed, now: now, sample: nil, into: &events)
+            case .active: transition(other, to: .cancelled, now: now, sample: nil, into: &events)
+            case .ended, .failed, .cancelled: break
+            }
+        }
+    }
+
+    private func shareTouches(_ a: Int, _ b: Int) -> Bool {
+        slots[a].touches.contains { slots[b].touches.contains($0) }
+    }
+
+    /// The one funnel for state changes: records the new phase, traces it, emits the event.
+    private mutating func transition(_ index: Int, to phase: Phase, now: Instant, sample: GestureSample?,
+                                     into events: inout [GestureEvent], reported: GestureState? = nil) {
+        let old = slots[index].phase
+        slots[index].phase = phase
+        let state: GestureState = reported ?? {
+            switch phase {
+            case .ended: .ended
+            case .cancelled: .cancelled
+            case .failed, .possible, .waiting: .failed
+            case .active: .changed
+            }
+        }()
+        if tracesTransitions { trace.append("\(slots[index].name): \(old.name) → \(phase.name)") }
+        var s = sample ?? slots[index].lastSample
+        if sample == nil { s.values = .none; s.touches = slots[index].touches.count }
+        slots[index].lastSample = s
+        let slot = slots[index]
+        events.append(GestureEvent(type: slot.type, state: state, name: slot.name, view: slot.viewID, time: now,
+                                   sample: s, viewLocation: tree.convert(s.location, to: slot.view)))
+    }
+
+    /// A proposal the state machine should never make in this phase: a recognizer bug. It is
+    /// ignored (the arbiter's state stays consistent) and traced.
+    private mutating func recognizerBug(_ index: Int, proposal: Proposal) {
+        trace.append("BUG: \(slots[index].name): proposal \(proposal) in phase \(slots[index].phase.name)")
+    }
+
+    public mutating func drainTrace() -> [String] { defer { trace.removeAll() }; return trace }
+
+    private mutating func resetFinished() {
+        for index in slots.indices where slots[index].touches.isEmpty {
+            switch slots[index].phase {
+            case .ended, .failed, .cancelled:
+                slots[index].phase = .possible
+                slots[index].recognizer.reset()
+                if tracesTransitions { trace.append("\(slots[index].name): reset → possible") }
+            case .possible, .waiting, .active:
+                break
+            }
+        }
+    }
+
+    private static func centroid(_ updates: [TouchUpdate]) -> Point {
+        var x = 0.0, y = 0.0
+        for u in updates { x += u.location.x; y += u.location.y }
+        return Point(x: x / Double(updates.count), y: y / Double(updates.count))
+    }
+}
+
+extension GestureEngine.Slot {
+    /// Whether the recognizer still observes its touches (possible, waiting or running).
+    var isListening: Bool {
+        switch phase {
+        case .possible, .waiting, .active: true
+        case .ended, .failed, .cancelled: false
+        }
+    }
+}
+
+extension GestureEngine.Phase {
+    var name: String {
+        switch self {
+        case .possible: "possible"
+        case .waiting: "waiting"
+        case .active: "active"
+        case .ended: "ended"
+        case .failed: "failed"
+        case .cancelled: "cancelled"
+        }
+    }
+}
+
+extension GestureEngine.Pending {
+    init?(_ proposal: Proposal) {
+        switch proposal {
+        case .recognize(let s): self = .recognize(s)
+        case .begin(let s): self = .begin(s)
+        case .change(let s): self = .change(s)
+        case .end(let s): self = .end(s)
+        case .none, .fail, .cancel: return nil
+        }
+    }
+
+    var proposal: Proposal {
+        switch self {
+        case .recognize(let s): .recognize(s)
+        case .begin(let s): .begin(s)
+        case .change(let s): .change(s)
+        case .end(let s): .end(s)
+        }
+    }
+}

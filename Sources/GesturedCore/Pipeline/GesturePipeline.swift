@@ -1,0 +1,162 @@
+/// The whole pure pipeline: raw evdev events of any number of devices in, touch and gesture
+/// events out. The daemon and `gestured replay` both drive exactly this, so a recording replays
+/// to the same lines the daemon produced live.
+///
+/// Time comes only from the events and from `advance(to:into:)`; `nextDeadline` tells the
+/// caller when to call `advance` if no event arrives first.
+public struct GesturePipeline: Sendable {
+    /// A device known to the pipeline.
+    public struct DeviceID: Hashable, Sendable { public let value: Int }
+
+    /// One output of the pipeline, in the order it happened.
+    public enum Output: Hashable, Sendable {
+        case touch(TouchEvent)
+        case gesture(GestureEvent)
+    }
+
+    struct Device: Sendable {
+        let description: DeviceDescription
+        var decoder: EvdevFrameDecoder
+        let geometry: DeviceGeometry
+        /// The touch in each slot, if any.
+        var touchInSlot: [TouchID?]
+    }
+
+    public let screen: Size
+    public private(set) var engine: GestureEngine
+    private var devices: [Int: Device] = [:]
+    private var nextDeviceID = 0
+    private var nextTouchID: UInt64 = 1
+    /// Scratch buffers reused across frames.
+    private var updates: [TouchUpdate] = []
+    private var gestureEvents: [GestureEvent] = []
+    /// The view id of each live touch, for touch lines (the engine forgets it on lift).
+    private var touchViews: [TouchID: String?] = [:]
+
+    public init(configuration: Configuration, screen: Size) throws(GestureEngine.BuildError) {
+        self.screen = screen
+        engine = try GestureEngine(views: configuration.views, screen: screen)
+    }
+
+    /// The screen in points: the config's, else the first device's physical size (see
+    /// `DeviceGeometry.impliedScreen`), else `DeviceGeometry.fallbackScreen`.
+    public static func screen(configuration: Configuration, firstDevice: DeviceDescription?,
+                              rotation: Rotation = .none) -> Size {
+        if let screen = configuration.screen { return screen }
+        guard let device = firstDevice, let (x, y) = device.positionAxes else { return DeviceGeometry.fallbackScreen }
+        return DeviceGeometry.impliedScreen(x: x, y: y, rotation: rotation)
+    }
+
+    /// Starts decoding a device. Throws when its protocol or axes are unusable.
+    public mutating func addDevice(_ description: DeviceDescription, rule: DeviceRule? = nil)
+        throws(EvdevFrameDecoder.Unsupported) -> DeviceID {
+        let decoder = try EvdevFrameDecoder(device: description)
+        guard let (x, y) = description.positionAxes else { throw .noPositionAxes }
+        let geometry = DeviceGeometry(x: x, y: y, screen: screen, rotation: rule?.rotation ?? .none,
+                                      calibration: rule?.calibration ?? DeviceGeometry.identityCalibration)
+        let slots = if case .slots(let n) = decoder.mode { n } else { 1 }
+        let id = DeviceID(value: nextDeviceID)
+        nextDeviceID += 1
+        devices[id.value] = Device(description: description, decoder: decoder, geometry: geometry,
+                                   touchInSlot: Array(repeating: nil, count: slots))
+        return id
+    }
+
+    /// Forgets a device; its touches are cancelled, and with them the gestures they drive.
+    public mutating func removeDevice(_ id: DeviceID, now: Instant, into output: inout [Output]) {
+        guard var device = devices[id.value] else { return }
+        if device.decoder.cancelAll(now: now) {
+            deliver(device.decoder.frame, of: &device, now: now, into: &output)
+        }
+        devices[id.value] = nil
+    }
+
+    /// Feeds one raw event of a device. Deadlines due before the event fire first.
+    public mutating func handle(_ event: RawEvent, from id: DeviceID, into output: inout [Output]) {
+        guard var device = devices[id.value] else { return }
+        guard device.decoder.feed(event) else { devices[id.value] = device; return }
+        let frame = device.decoder.frame
+        advance(to: frame.time, into: &output)
+        deliver(frame, of: &device, now: frame.time, into: &output)
+        devices[id.value] = device
+    }
+
+    /// Fires every deadline up to `now`.
+    public mutating func advance(to now: Instant, into output: inout [Output]) {
+        gestureEvents.removeAll(keepingCapacity: true)
+        engine.advance(to: now, into: &gestureEvents)
+        for event in gestureEvents { output.append(.gesture(event)) }
+    }
+
+    /// When `advance(to:into:)` next has work, if ever.
+    public var nextDeadline: Instant? { engine.nextDeadline }
+
+    /// Replaces the view tree and recognizers. Running gestures are cancelled; touches already
+    /// down stay unrouted until they lift.
+    public mutating func reload(configuration: Configuration, now: Instant, into output: inout [Output])
+        throws(GestureEngine.BuildError) {
+        let fresh = try GestureEngine(views: configuration.views, screen: screen)
+        gestureEvents.removeAll(keepingCapacity: true)
+        engine.cancelAll(now: now, into: &gestureEvents)
+        for event in gestureEvents { output.append(.gesture(event)) }
+        engine = fresh
+    }
+
+    private mutating func deliver(_ frame: ContactFrame, of device: inout Device, now: Instant,
+                                  into output: inout [Output]) {
+        updates.removeAll(keepingCapacity: true)
+        let sysname = device.description.sysname
+        for change in frame.changes {
+            let phase: TouchPhase
+            let id: TouchID
+            switch change.phase {
+            case .began:
+                id = TouchID(nextTouchID); nextTouchID += 1
+                device.touchInSlot[change.slot] = id
+                phase = .began
+            case .moved, .ended, .cancelled:
+                guard let existing = device.touchInSlot[change.slot] else { continue }
+                id = existing
+                phase = change.phase == .moved ? .moved : change.phase == .ended ? .ended : .cancelled
+                if phase != .moved { device.touchInSlot[change.slot] = nil }
+            }
+            updates.append(TouchUpdate(id: id, phase: phase, location: device.geometry.point(for: change.position),
+                                       device: sysname, slot: change.slot))
+        }
+        guard !updates.isEmpty else { return }
+        // Touch lines carry the view the touch was hit-tested to, so began needs the engine first.
+        gestureEvents.removeAll(keepingCapacity: true)
+        engine.handle(updates, now: now, into: &gestureEvents)
+        for update in updates {
+            let view: String?
+            switch update.phase {
+            case .began:
+                view = engine.view(of: update.id).map { engine.tree.nodes[$0].id }
+                touchViews[update.id] = view
+            case .moved:
+                view = touchViews[update.id] ?? nil
+            case .ended, .cancelled:
+                view = touchViews.removeValue(forKey: update.id) ?? nil
+            }
+            output.append(.touch(TouchEvent(update: update, view: view, time: now)))
+        }
+        for event in gestureEvents { output.append(.gesture(event)) }
+    }
+}
+
+/// A touch line's worth of information.
+public struct TouchEvent: Hashable, Sendable {
+    public var update: TouchUpdate
+    /// The id of the view the touch was hit-tested to, nil when it hit none.
+    public var view: String?
+    public var time: Instant
+}
+
+extension DeviceDescription {
+    /// The axes that carry positions: MT when present, else single-touch.
+    public var positionAxes: (AxisInfo, AxisInfo)? {
+        if let x = mtX, let y = mtY { return (x, y) }
+        if let x = x, let y = y { return (x, y) }
+        return nil
+    }
+}

@@ -1,0 +1,78 @@
+@testable import GesturedCore
+
+/// A transcript harness over the engine: scripted touches and time in, protocol lines out.
+///
+/// Times are milliseconds on a virtual clock; locations are screen points. Every call fires the
+/// deadlines due before it first, exactly as the pipeline does, so the transcript is the one a
+/// client would read.
+struct EngineScript {
+    var engine: GestureEngine
+    var lines: [String] = []
+    var includeFailed = false
+    private var seq: UInt64 = 0
+    private var locations: [UInt64: Point] = [:]
+
+    init(_ views: [ViewSpec], screen: Size = Size(width: 1000, height: 1000)) throws {
+        engine = try GestureEngine(views: views, screen: screen)
+    }
+
+    static func at(_ ms: Double) -> Instant { Instant(microseconds: Int64((ms * 1000).rounded())) }
+
+    mutating func frame(at ms: Double, _ updates: [(UInt64, TouchPhase, Point?)]) {
+        let now = Self.at(ms)
+        var events: [GestureEvent] = []
+        engine.advance(to: now, into: &events)
+        record(events)
+        events.removeAll()
+        let frame = updates.map { (id, phase, point) -> TouchUpdate in
+            let location = point ?? locations[id] ?? .zero
+            locations[id] = location
+            return TouchUpdate(id: TouchID(id), phase: phase, location: location, device: "event0", slot: Int(id))
+        }
+        engine.handle(frame, now: now, into: &events)
+        record(events)
+    }
+
+    mutating func down(_ id: UInt64, _ x: Double, _ y: Double, at ms: Double) { frame(at: ms, [(id, .began, Point(x: x, y: y))]) }
+    mutating func move(_ id: UInt64, _ x: Double, _ y: Double, at ms: Double) { frame(at: ms, [(id, .moved, Point(x: x, y: y))]) }
+    mutating func up(_ id: UInt64, at ms: Double) { frame(at: ms, [(id, .ended, nil)]) }
+    mutating func cancel(_ id: UInt64, at ms: Double) { frame(at: ms, [(id, .cancelled, nil)]) }
+    /// A one-finger tap: down at `ms`, up 50 ms later.
+    mutating func tap(_ id: UInt64, _ x: Double, _ y: Double, at ms: Double) {
+        down(id, x, y, at: ms); up(id, at: ms + 50)
+    }
+
+    mutating func advance(to ms: Double) {
+        var events: [GestureEvent] = []
+        engine.advance(to: Self.at(ms), into: &events)
+        record(events)
+    }
+
+    private mutating func record(_ events: [GestureEvent]) {
+        for e in events where includeFailed || e.state != .failed {
+            seq += 1
+            lines.append(String(LineEncoder.gesture(e, seq: seq, format: .text).dropLast()))
+        }
+    }
+
+    /// The lines without their `seq`, `device` and view-coordinate fields, which most
+    /// transcripts do not care about.
+    var brief: [String] {
+        lines.map { line in
+            line.split(separator: " ").filter {
+                !$0.hasPrefix("seq=") && !$0.hasPrefix("device=") && !$0.hasPrefix("viewX=") && !$0.hasPrefix("viewY=")
+            }.joined(separator: " ")
+        }
+    }
+}
+
+func tap(_ id: String, taps: Int = 1, touches: Int = 1, requireToFail: [String] = [],
+         simultaneous: [String] = [], configure: (inout TapParameters) -> Void = { _ in }) -> GestureSpec {
+    var p = TapParameters()
+    p.numberOfTapsRequired = taps
+    p.numberOfTouchesRequired = touches
+    configure(&p)
+    return GestureSpec(id: id, kind: .tap(p), requireToFail: requireToFail, recognizeSimultaneouslyWith: simultaneous)
+}
+
+func frame(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Rect { Rect(x: x, y: y, width: w, height: h) }
