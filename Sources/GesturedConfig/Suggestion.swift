@@ -1,8 +1,8 @@
 /// The candidate closest to `word` by edit distance, when it is close enough to be a likely typo.
 ///
 /// Letter case is ignored ("longpress" suggests "longPress"). The allowed distance grows with the
-/// candidate's length: 1 for up to 4 characters, 2 up to 8, 3 beyond; a wider net suggests
-/// unrelated keys more often than it helps.
+/// candidate's length: 1 for up to 4 characters, 2 up to 8, 3 beyond, and never more than half
+/// the word; a wider net suggests unrelated keys more often than it helps.
 func closestMatch(to word: String, among candidates: some Sequence<String>) -> String? {
     let target = Array(word.lowercased().unicodeScalars)
     var best: (candidate: String, distance: Int)?
@@ -10,7 +10,8 @@ func closestMatch(to word: String, among candidates: some Sequence<String>) -> S
         let c = Array(candidate.lowercased().unicodeScalars)
         let allowed = c.count <= 4 ? 1 : c.count <= 8 ? 2 : 3
         let d = editDistance(target, c)
-        if d <= allowed, d < best?.distance ?? .max { best = (candidate, d) }
+        // Half the word changed is no longer a typo ("x" must not suggest "g").
+        if d <= allowed, d * 2 <= max(target.count, c.count), d < best?.distance ?? .max { best = (candidate, d) }
     }
     return best?.candidate
 }
