@@ -1,0 +1,92 @@
+import FoundationEssentials
+import GesturedCore
+
+/// Turns a JSON5 configuration file into a validated `Configuration`, or into located diagnostics.
+///
+/// Three passes over the text: `JSON5Locator` finds syntax errors with their line and column and
+/// records where every key and value starts; `JSONDecoder` (`allowsJSON5`) decodes the text into a
+/// generic `JSONValue` tree; `DocumentReader` gives the tree its meaning, reporting every problem
+/// at the recorded position of its key path. Validation collects problems rather than stopping at
+/// the first, so one run of `gestured check-config` shows them all.
+public enum ConfigLoader {
+    /// At most this many diagnostics are returned; the rest are summarized in a last one. Past
+    /// a few dozen, later errors are mostly echoes of earlier ones.
+    public static let maximumDiagnostics = 50
+
+    /// Reads and validates the file at `path`.
+    /// - Throws: `ConfigError`; when the file cannot be read, one diagnostic without a position
+    ///   (line and column 0) whose message carries the system's error text.
+    public static func load(path: String) throws(ConfigError) -> Configuration {
+        let bytes: [UInt8]
+        do {
+            bytes = try ConfigFile.read(path: path)
+        } catch {
+            throw ConfigError(diagnostics: [ConfigDiagnostic(file: path, line: 0, column: 0, keyPath: "",
+                                                             message: error.message)])
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            let offset = ConfigFile.firstInvalidUTF8Offset(bytes)
+            let valid = String(decoding: bytes[..<offset], as: UTF8.self)
+            let position = SourceText(valid).position(of: valid.utf8.count)
+            throw ConfigError(diagnostics: [ConfigDiagnostic(file: path, line: position.line, column: position.column,
+                                                             keyPath: "", message: "invalid UTF-8")])
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Validates `text`; `file` is the name used in diagnostics.
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> Configuration {
+        let source = SourceText(text)
+        let map: SourceMap
+        do {
+            map = try JSON5Locator.locate(source)
+        } catch {
+            let p = source.position(of: error.offset)
+            throw ConfigError(diagnostics: [ConfigDiagnostic(file: file, line: p.line, column: p.column,
+                                                             keyPath: error.path, message: error.message)])
+        }
+        var reader = DocumentReader(file: file, source: source, map: map)
+        let document: JSONValue
+        do {
+            document = try JSONValue.decode(source.bytes)
+        } catch {
+            // Only reachable if the locator accepts something the decoder does not.
+            let path = (error as? DecodingError)?.keyPath ?? ""
+            let detail = (error as? DecodingError)?.debugText ?? "\(error)"
+            reader.report("JSONDecoder rejected the document: \(detail)", at: path)
+            throw ConfigError(diagnostics: reader.sortedDiagnostics)
+        }
+        for duplicate in map.duplicateKeys {
+            let key = duplicate.path.split(separator: ".").last.map(String.init) ?? duplicate.path
+            reader.report("duplicate key \"\(key)\" (first at \(source.positionText(of: duplicate.firstOffset)))",
+                          path: duplicate.path, offset: duplicate.offset)
+        }
+        var references = ReferenceTable()
+        let configuration = reader.configuration(Node(value: document, path: ""), references: &references)
+        reader.checkReferences(references)
+
+        var diagnostics = reader.sortedDiagnostics
+        guard !diagnostics.isEmpty else { return configuration }
+        if diagnostics.count > maximumDiagnostics {
+            var last = diagnostics[maximumDiagnostics]
+            last.keyPath = ""
+            last.message = "too many errors; \(diagnostics.count - maximumDiagnostics) more not shown"
+            diagnostics = Array(diagnostics.prefix(maximumDiagnostics)) + [last]
+        }
+        throw ConfigError(diagnostics: diagnostics)
+    }
+
+    /// The embedded default configuration, parsed. A test proves that it parses.
+    public static func defaultConfiguration() -> Configuration { parsedDefault }
+
+    private static let parsedDefault: Configuration = {
+        do {
+            return try parse(defaultText, file: defaultFileName)
+        } catch {
+            preconditionFailure("the embedded default configuration is invalid:\n\(error)")
+        }
+    }()
+
+    /// The name diagnostics of the embedded default configuration would carry.
+    static let defaultFileName = "<default configuration>"
+}

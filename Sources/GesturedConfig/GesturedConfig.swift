@@ -1,1 +1,0 @@
-// GesturedConfig: see docs/ARCHITECTURE.md

@@ -1,0 +1,370 @@
+/// Where each key and value of a JSON5 document starts, by key path.
+///
+/// `JSONDecoder` decodes the document but reports neither line nor column, so the locator scans
+/// the same text first and remembers positions; diagnostics then look them up by key path.
+struct SourceMap {
+    /// Key path (`views[0].frame`) → byte offset of the value's first character.
+    var valueOffsets: [String: Int] = [:]
+    /// Key path → byte offset of the member's key, so an unknown key can be pointed at itself.
+    var keyOffsets: [String: Int] = [:]
+    /// Keys that occur again in the same object. `JSONDecoder` silently keeps the first
+    /// occurrence, which hides the second from the user, so each repeat is an error.
+    var duplicateKeys: [DuplicateKey] = []
+
+    struct DuplicateKey {
+        var path: String
+        var offset: Int
+        var firstOffset: Int
+    }
+}
+
+/// The first syntax error of a document: where, inside which value, and what was expected.
+struct JSON5SyntaxError: Error {
+    var offset: Int
+    var path: String
+    var message: String
+}
+
+/// A scanner for the JSON5 that `JSONDecoder(allowsJSON5)` accepts: it finds the first syntax
+/// error with a precise message, or records the start of every key and value in a `SourceMap`.
+///
+/// It accepts exactly what the decoder accepts, which is slightly less than the JSON5 spec:
+/// comments, trailing commas, unquoted identifier keys (no escapes in them), single-quoted
+/// strings, `\x` escapes and escaped line breaks, hex numbers up to 2^53, leading or trailing
+/// decimal points, a leading `+`, `Infinity` and `NaN`. Not accepted (the decoder rejects them
+/// too): `\0`, `\v` and unknown escapes, raw control characters in strings, and non-ASCII
+/// white space.
+struct JSON5Locator {
+    /// Deeper documents are rejected rather than risking the stack; a configuration needs ~20.
+    static let maximumDepth = 128
+
+    private let bytes: [UInt8]
+    private let source: SourceText
+    private var i = 0
+    private var map = SourceMap()
+
+    private init(_ source: SourceText) {
+        self.source = source
+        bytes = source.bytes
+    }
+
+    /// Scans the whole document.
+    /// - Returns: the positions of every key and value.
+    /// - Throws: the first syntax error.
+    static func locate(_ source: SourceText) throws(JSON5SyntaxError) -> SourceMap {
+        var locator = JSON5Locator(source)
+        if locator.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { locator.i = 3 }  // byte order mark
+        try locator.value(path: "", depth: 0, record: true)
+        try locator.skipTrivia(path: "")
+        if locator.i < locator.bytes.count {
+            throw locator.error("unexpected \(locator.found()) after the end of the document", path: "")
+        }
+        return locator.map
+    }
+
+    // MARK: Values
+
+    private mutating func value(path: String, depth: Int, record: Bool) throws(JSON5SyntaxError) {
+        try skipTrivia(path: path)
+        guard let c = peek() else { throw error("expected a value, found end of file", path: path) }
+        if record { map.valueOffsets[path] = i }
+        switch c {
+        case UInt8(ascii: "{"): try object(path: path, depth: depth + 1, record: record)
+        case UInt8(ascii: "["): try array(path: path, depth: depth + 1, record: record)
+        case UInt8(ascii: "\""), UInt8(ascii: "'"): _ = try string(path: path)
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"),
+             UInt8(ascii: "."), UInt8(ascii: "I"), UInt8(ascii: "N"):
+            try number(path: path)
+        default:
+            let start = i
+            guard isIdentifierStart(c) else { throw error("expected a value, found \(found())", path: path) }
+            let word = identifier()
+            if word != "true" && word != "false" && word != "null" {
+                throw error("expected a value, found '\(word)' (strings need quotes)", path: path, at: start)
+            }
+        }
+    }
+
+    private mutating func object(path: String, depth: Int, record: Bool) throws(JSON5SyntaxError) {
+        let open = i
+        guard depth <= Self.maximumDepth else {
+            throw error("nesting is deeper than \(Self.maximumDepth) levels", path: path)
+        }
+        i += 1
+        var firstKeyOffsets: [String: Int] = [:]
+        while true {
+            try skipTrivia(path: path)
+            guard let c = peek() else { throw unclosed(open, path: path) }
+            if c == UInt8(ascii: "}") { i += 1; return }
+            let keyOffset = i
+            let key: String
+            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+                key = try string(path: path)
+            } else if isIdentifierStart(c) {
+                key = identifier()
+                if peek() == UInt8(ascii: "\\") {
+                    throw error("escape sequences are not allowed in unquoted keys; put the key in quotes",
+                                path: path)
+                }
+            } else {
+                throw error("expected a key (a string or an identifier), found \(found())", path: path)
+            }
+            let memberPath = path.isEmpty ? key : path + "." + key
+            var recordMember = record
+            if let first = firstKeyOffsets[key] {
+                if record { map.duplicateKeys.append(.init(path: memberPath, offset: keyOffset, firstOffset: first)) }
+                recordMember = false
+            } else {
+                firstKeyOffsets[key] = keyOffset
+                if record { map.keyOffsets[memberPath] = keyOffset }
+            }
+            try skipTrivia(path: path)
+            guard peek() == UInt8(ascii: ":") else {
+                throw error(peek() == nil ? "unexpected end of file after key \"\(key)\""
+                                          : "expected ':' after key \"\(key)\"", path: path)
+            }
+            i += 1
+            try value(path: memberPath, depth: depth, record: recordMember)
+            try skipTrivia(path: path)
+            switch peek() {
+            case UInt8(ascii: ","): i += 1
+            case UInt8(ascii: "}"): i += 1; return
+            case nil: throw unclosed(open, path: path)
+            default: throw error("expected ',' or '}' after object member", path: path)
+            }
+        }
+    }
+
+    private mutating func array(path: String, depth: Int, record: Bool) throws(JSON5SyntaxError) {
+        let open = i
+        guard depth <= Self.maximumDepth else {
+            throw error("nesting is deeper than \(Self.maximumDepth) levels", path: path)
+        }
+        i += 1
+        var index = 0
+        while true {
+            try skipTrivia(path: path)
+            guard let c = peek() else { throw unclosed(open, path: path) }
+            if c == UInt8(ascii: "]") { i += 1; return }
+            try value(path: "\(path)[\(index)]", depth: depth, record: record)
+            index += 1
+            try skipTrivia(path: path)
+            switch peek() {
+            case UInt8(ascii: ","): i += 1
+            case UInt8(ascii: "]"): i += 1; return
+            case nil: throw unclosed(open, path: path)
+            default: throw error("expected ',' or ']' after array element", path: path)
+            }
+        }
+    }
+
+    // MARK: Tokens
+
+    /// A quoted string; returns its decoded contents (keys need them for their key paths).
+    private mutating func string(path: String) throws(JSON5SyntaxError) -> String {
+        let start = i
+        let quote = bytes[i]
+        i += 1
+        var out: [UInt8] = []
+        while true {
+            guard i < bytes.count else { throw error("unterminated string", path: path, at: start) }
+            let c = bytes[i]
+            if c == quote { i += 1; return String(decoding: out, as: UTF8.self) }
+            if c == 0x0A || c == 0x0D { throw error("unterminated string", path: path, at: start) }
+            if c < 0x20 {
+                throw error("control character U+\(hex(UInt32(c), width: 4)) in string; write it as an escape such as \\t",
+                            path: path)
+            }
+            guard c == UInt8(ascii: "\\") else { out.append(c); i += 1; continue }
+            let escape = i
+            i += 1
+            guard let e = peek() else { throw error("unterminated string", path: path, at: start) }
+            i += 1
+            switch e {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case 0x0A: break                                          // escaped line break
+            case 0x0D: if peek() == 0x0A { i += 1 }
+            case UInt8(ascii: "x"):
+                guard let v = hexDigits(2) else { throw error("invalid \\x escape: expected 2 hex digits", path: path, at: escape) }
+                out.append(contentsOf: Array(String(Unicode.Scalar(UInt8(v))).utf8))
+            case UInt8(ascii: "u"):
+                guard let unit = hexDigits(4) else { throw error("invalid \\u escape: expected 4 hex digits", path: path, at: escape) }
+                var scalarValue = unit
+                if (0xD800...0xDBFF).contains(unit) {
+                    guard peek() == UInt8(ascii: "\\"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "u") else {
+                        throw error("invalid \\u escape: unpaired surrogate", path: path, at: escape)
+                    }
+                    i += 2
+                    guard let low = hexDigits(4), (0xDC00...0xDFFF).contains(low) else {
+                        throw error("invalid \\u escape: unpaired surrogate", path: path, at: escape)
+                    }
+                    scalarValue = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                }
+                guard let scalar = Unicode.Scalar(scalarValue) else {
+                    throw error("invalid \\u escape: unpaired surrogate", path: path, at: escape)
+                }
+                out.append(contentsOf: Array(String(scalar).utf8))
+            default:
+                i -= 1
+                throw error("invalid escape sequence '\\\(scalarText())'", path: path, at: escape)
+            }
+        }
+    }
+
+    private mutating func number(path: String) throws(JSON5SyntaxError) {
+        let start = i
+        if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { i += 1 }
+        if matches("Infinity") || matches("NaN") {
+            i += matches("NaN") ? 3 : 8
+            return try endOfNumber(start, path: path)
+        }
+        if peek() == UInt8(ascii: "0"), i + 1 < bytes.count, bytes[i + 1] | 0x20 == UInt8(ascii: "x") {
+            i += 2
+            var value: UInt64 = 0, digits = 0, tooLarge = false
+            while let c = peek(), let d = hexValue(c) {
+                value = value &* 16 &+ UInt64(d)
+                if value > 1 << 53 { tooLarge = true }
+                digits += 1; i += 1
+            }
+            guard digits > 0 else { throw error("invalid number: expected hex digits after '0x'", path: path, at: start) }
+            try endOfNumber(start, path: path)
+            if tooLarge { throw error("number is too large (hex numbers may be at most 0x20000000000000)", path: path, at: start) }
+            return
+        }
+        let integer = digits()
+        if integer.count > 1 && integer.first == UInt8(ascii: "0") {
+            throw error("invalid number: leading zeros are not allowed", path: path, at: start)
+        }
+        var fraction: [UInt8] = []
+        if peek() == UInt8(ascii: ".") { i += 1; fraction = digits() }
+        guard !integer.isEmpty || !fraction.isEmpty else { throw error("invalid number", path: path, at: start) }
+        var exponent: [UInt8] = []
+        if let c = peek(), c | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            if let s = peek(), s == UInt8(ascii: "+") || s == UInt8(ascii: "-") { exponent.append(s); i += 1 }
+            let e = digits()
+            guard !e.isEmpty else { throw error("invalid number: expected digits in the exponent", path: path, at: start) }
+            exponent = [UInt8(ascii: "e")] + exponent + e
+        }
+        try endOfNumber(start, path: path)
+        let text = String(decoding: (integer.isEmpty ? [UInt8(ascii: "0")] : integer) + [UInt8(ascii: ".")]
+                                    + (fraction.isEmpty ? [UInt8(ascii: "0")] : fraction) + exponent, as: UTF8.self)
+        guard let v = Double(text), v.isFinite else {
+            throw error("number is out of range", path: path, at: start)
+        }
+    }
+
+    /// A number must not run into letters or digits ("12px", "0x1g", "1.2.3").
+    private func endOfNumber(_ start: Int, path: String) throws(JSON5SyntaxError) {
+        if let c = peek(), isIdentifierPart(c) || c == UInt8(ascii: ".") {
+            throw error("invalid number", path: path, at: start)
+        }
+    }
+
+    private mutating func digits() -> [UInt8] {
+        let start = i
+        while let c = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) { i += 1 }
+        return Array(bytes[start..<i])
+    }
+
+    private mutating func identifier() -> String {
+        let start = i
+        while let c = peek(), isIdentifierPart(c) { i += 1 }
+        return String(decoding: bytes[start..<i], as: UTF8.self)
+    }
+
+    /// Skips white space and comments.
+    private mutating func skipTrivia(path: String) throws(JSON5SyntaxError) {
+        while let c = peek() {
+            switch c {
+            case 0x20, 0x09, 0x0A, 0x0D:
+                i += 1
+            case UInt8(ascii: "/") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "/"):
+                while let c = peek(), c != 0x0A, c != 0x0D { i += 1 }
+            case UInt8(ascii: "/") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "*"):
+                let start = i
+                i += 2
+                while !matches("*/") {
+                    guard i < bytes.count else { throw error("unterminated comment", path: path, at: start) }
+                    i += 1
+                }
+                i += 2
+            default:
+                return
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    private func peek() -> UInt8? { i < bytes.count ? bytes[i] : nil }
+
+    private func matches(_ word: String) -> Bool {
+        let w = Array(word.utf8)
+        return i + w.count <= bytes.count && bytes[i..<i + w.count].elementsEqual(w)
+    }
+
+    private mutating func hexDigits(_ count: Int) -> UInt32? {
+        var value: UInt32 = 0
+        for _ in 0..<count {
+            guard let c = peek(), let d = hexValue(c) else { return nil }
+            value = value * 16 + d
+            i += 1
+        }
+        return value
+    }
+
+    private func hexValue(_ c: UInt8) -> UInt32? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(c - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(c - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(c - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    private func isIdentifierStart(_ c: UInt8) -> Bool {
+        (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z")
+            || c == UInt8(ascii: "$") || c == UInt8(ascii: "_") || c >= 0x80
+    }
+
+    private func isIdentifierPart(_ c: UInt8) -> Bool {
+        isIdentifierStart(c) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c)
+    }
+
+    /// The character at the cursor, for messages.
+    private func scalarText() -> String {
+        var end = i + 1
+        while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+        return String(decoding: bytes[i..<min(end, bytes.count)], as: UTF8.self)
+    }
+
+    /// What stands at the cursor, for "expected …, found …" messages.
+    private func found() -> String {
+        guard i < bytes.count else { return "end of file" }
+        let text = scalarText()
+        if let s = text.unicodeScalars.first, s.value < 0x20 || s.value >= 0x7F {
+            return "U+\(hex(s.value, width: 4))"
+        }
+        return "'\(text)'"
+    }
+
+    private func hex(_ value: UInt32, width: Int) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    private func unclosed(_ open: Int, path: String) -> JSON5SyntaxError {
+        let bracket = bytes[open] == UInt8(ascii: "{") ? "{" : "["
+        return error("unexpected end of file: '\(bracket)' at \(source.positionText(of: open)) is not closed", path: path)
+    }
+
+    private func error(_ message: String, path: String, at offset: Int? = nil) -> JSON5SyntaxError {
+        JSON5SyntaxError(offset: offset ?? i, path: path, message: message)
+    }
+}
