@@ -16,10 +16,12 @@ let package = Package(
                        providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", path: "Sources/CUdev", pkgConfig: "libudev",
                        providers: [.apt(["libudev-dev"])]),
+        // Linux libc headers that the Glibc module leaves out (epoll, timerfd, signalfd, inotify, pidfd).
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         // libm: `Double.rounded()` and friends lower to libm calls on Linux.
         .target(name: "GesturedCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "GesturedConfig", dependencies: ["GesturedCore"]),
-        .target(name: "GesturedIO", dependencies: ["GesturedCore", "CEvdev", "CUdev"]),
+        .target(name: "GesturedIO", dependencies: ["GesturedCore", "CEvdev", "CUdev", "CLinux"]),
         .executableTarget(name: "gestured",
                           dependencies: ["GesturedCore", "GesturedConfig", "GesturedIO"]),
         .testTarget(name: "GesturedCoreTests", dependencies: ["GesturedCore"]),

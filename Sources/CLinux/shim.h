@@ -1,0 +1,12 @@
+// Linux-only libc headers that Swift's Glibc module does not export.
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <sys/signalfd.h>
+#include <sys/inotify.h>
+#include <sys/pidfd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <spawn.h>
+
+// Declared by <sys/socket.h> only under _GNU_SOURCE, which the Glibc module is built without.
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);

@@ -1,0 +1,133 @@
+import CEvdev
+import GesturedCore
+import Glibc
+
+/// One evdev node read through libevdev (which keeps the slot state and resynchronizes after
+/// `SYN_DROPPED`).
+public final class EvdevDevice {
+    /// What one `read(into:)` ended with.
+    public enum ReadStatus: Hashable, Sendable {
+        /// Every pending event was read (the node would block).
+        case drained
+        /// The kernel dropped events (`SYN_DROPPED`). The events appended are: those before the
+        /// drop, the `SYN_DROPPED` event itself, libevdev's synthesized events that bring the
+        /// state up to date (ending with `SYN_REPORT`), then those after. Everything is drained.
+        case resynced
+        /// The device was unplugged (`ENODEV`); close it.
+        case gone
+    }
+
+    public let path: String
+    public let descriptor: FileDescriptor
+    private var device: OpaquePointer?
+
+    /// Opens `path` non-blocking and lets libevdev read the device's capabilities and state.
+    public init(path: String) throws(SystemError) {
+        self.path = path
+        descriptor = try FileDescriptor.open(path, flags: O_RDONLY | O_NONBLOCK)
+        var device: OpaquePointer?
+        let status = libevdev_new_from_fd(descriptor.rawValue, &device)
+        if status < 0 {
+            try? descriptor.close()
+            throw SystemError(operation: "libevdev_new_from_fd", path: path, errno: Errno(rawValue: -status))
+        }
+        self.device = device
+    }
+
+    public static func open(path: String) throws(SystemError) -> EvdevDevice { try EvdevDevice(path: path) }
+
+    deinit { close() }
+
+    /// Asks the kernel to stamp events with CLOCK_MONOTONIC (`EVIOCSCLOCKID`), the clock the
+    /// deadline timer runs on. Returns false when that fails (always under umockdev): the
+    /// caller then warns and uses its own read times instead of event times for deadlines.
+    public func setMonotonicClock() -> Bool {
+        guard let device else { return false }
+        return libevdev_set_clock_id(device, CLOCK_MONOTONIC) == 0
+    }
+
+    /// Takes (or releases) exclusive use of the device (`EVIOCGRAB`), for kiosks.
+    public func grab(_ exclusive: Bool) throws(SystemError) {
+        guard let device else { return }
+        let status = libevdev_grab(device, exclusive ? LIBEVDEV_GRAB : LIBEVDEV_UNGRAB)
+        if status < 0 { throw SystemError(operation: "EVIOCGRAB", path: path, errno: Errno(rawValue: -status)) }
+    }
+
+    /// The device as the core sees it.
+    public func description(sysname: String) -> DeviceDescription {
+        guard let device else { return DeviceDescription(sysname: sysname, name: "") }
+        func axis(_ code: UInt16) -> AxisInfo? {
+            guard libevdev_has_event_code(device, UInt32(EventCode.EV_ABS), UInt32(code)) != 0,
+                  let info = libevdev_get_abs_info(device, UInt32(code)) else { return nil }
+            return AxisInfo(minimum: info.pointee.minimum, maximum: info.pointee.maximum,
+                            fuzz: info.pointee.fuzz, flat: info.pointee.flat, resolution: info.pointee.resolution)
+        }
+        return DeviceDescription(
+            sysname: sysname,
+            name: libevdev_get_name(device).map { String(cString: $0) } ?? "",
+            bustype: UInt16(truncatingIfNeeded: libevdev_get_id_bustype(device)),
+            vendor: UInt16(truncatingIfNeeded: libevdev_get_id_vendor(device)),
+            product: UInt16(truncatingIfNeeded: libevdev_get_id_product(device)),
+            x: axis(EventCode.ABS_X), y: axis(EventCode.ABS_Y),
+            mtX: axis(EventCode.ABS_MT_POSITION_X), mtY: axis(EventCode.ABS_MT_POSITION_Y),
+            slotCount: max(0, Int(libevdev_get_num_slots(device))),
+            hasTrackingID: libevdev_has_event_code(device, UInt32(EventCode.EV_ABS),
+                                                   UInt32(EventCode.ABS_MT_TRACKING_ID)) != 0,
+            isDirect: libevdev_has_property(device, UInt32(EventCode.INPUT_PROP_DIRECT)) != 0)
+    }
+
+    /// Whether the device reports `type`/`code`.
+    public func hasCode(type: UInt16, code: UInt16) -> Bool {
+        guard let device else { return false }
+        return libevdev_has_event_code(device, UInt32(type), UInt32(code)) != 0
+    }
+
+    /// Appends every pending event to `events`, resynchronizing after `SYN_DROPPED`.
+    ///
+    /// Reads until libevdev reports `EAGAIN`: libevdev buffers events read from the node, so
+    /// stopping early could leave events that no later readiness notification announces.
+    public func read(into events: inout [RawEvent]) throws(SystemError) -> ReadStatus {
+        guard let device else { return .gone }
+        var status = ReadStatus.drained
+        var event = input_event()
+        var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        while true {
+            let result = libevdev_next_event(device, flags, &event)
+            switch result {
+            case Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue):
+                events.append(Self.rawEvent(event))
+            case Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue):
+                // The first SYNC result is the SYN_DROPPED event; the following ones (read with
+                // the SYNC flag) are the synthesized state.
+                events.append(Self.rawEvent(event))
+                status = .resynced
+                flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
+            case -EAGAIN:
+                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
+                    flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue  // sync done; read what came after
+                    continue
+                }
+                return status
+            case -EINTR:
+                continue
+            case -ENODEV:
+                return .gone
+            default:
+                throw SystemError(operation: "libevdev_next_event", path: path, errno: Errno(rawValue: -result))
+            }
+        }
+    }
+
+    /// Releases libevdev and closes the node. Safe to call twice.
+    public func close() {
+        guard let device else { return }
+        libevdev_free(device)
+        self.device = nil
+        try? descriptor.close()
+    }
+
+    private static func rawEvent(_ event: input_event) -> RawEvent {
+        RawEvent(time: Instant(seconds: Int64(event.time.tv_sec), microseconds: Int64(event.time.tv_usec)),
+                 type: event.type, code: event.code, value: event.value)
+    }
+}

@@ -1,1 +1,0 @@
-// GesturedIO: see docs/ARCHITECTURE.md

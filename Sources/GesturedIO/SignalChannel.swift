@@ -1,0 +1,67 @@
+import CLinux
+import Glibc
+
+/// Termination and reload signals as readable events (signalfd), so the event loop handles them
+/// between events instead of in an async-signal handler.
+///
+/// Create it on the main thread before any other thread starts: the signals are blocked in the
+/// calling thread's mask, which threads created later inherit. `SIGPIPE` is ignored
+/// process-wide, so a client that goes away shows up as `EPIPE` on its socket.
+public final class SignalChannel {
+    public let descriptor: FileDescriptor
+    public let signals: [Int32]
+    private var previousMask = sigset_t()
+    private var isClosed = false
+
+    /// - Parameter signals: the signals to deliver through the descriptor
+    ///   (default SIGINT, SIGTERM, SIGHUP).
+    public init(signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]) throws(SystemError) {
+        self.signals = signals
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        let status = pthread_sigmask(SIG_BLOCK, &set, &previousMask)
+        if status != 0 { throw SystemError(operation: "pthread_sigmask", errno: Errno(rawValue: status)) }
+        Glibc.signal(SIGPIPE, SIG_IGN)
+        do {
+            let fd = try syscall("signalfd", onInterrupt: .fail) {
+                signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+            }
+            descriptor = FileDescriptor(rawValue: fd)
+        } catch {
+            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+            throw error
+        }
+    }
+
+    deinit { if !isClosed { try? descriptor.close() } }
+
+    /// The pending signals, in arrival order (empty when none).
+    public func read() throws(SystemError) -> [Int32] {
+        var received: [Int32] = []
+        var info = signalfd_siginfo()
+        while true {
+            let count = withUnsafeMutableBytes(of: &info) { buffer in
+                Glibc.read(descriptor.rawValue, buffer.baseAddress, buffer.count)
+            }
+            if count == -1 {
+                let error = Errno.current
+                if error == .wouldBlock { return received }
+                if error == .interrupted { continue }
+                throw SystemError(operation: "read(signalfd)", errno: error)
+            }
+            guard count == MemoryLayout<signalfd_siginfo>.size else { return received }
+            received.append(Int32(bitPattern: info.ssi_signo))
+        }
+    }
+
+    /// Closes the descriptor and restores the calling thread's previous signal mask (call it on
+    /// the thread that created the channel, after reading pending signals: a pending signal is
+    /// delivered as soon as it is unblocked).
+    public func close() throws(SystemError) {
+        guard !isClosed else { return }
+        isClosed = true
+        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+        try descriptor.close()
+    }
+}

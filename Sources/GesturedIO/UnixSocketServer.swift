@@ -1,0 +1,328 @@
+import CLinux
+import Glibc
+
+/// A connected client of `UnixSocketServer`. Ids are never reused, unlike descriptors.
+public struct ClientID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    public static func < (a: ClientID, b: ClientID) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { "client \(rawValue)" }
+}
+
+/// Why a client was disconnected.
+public enum DropReason: Hashable, Sendable {
+    /// The client closed the connection (EOF).
+    case hangup
+    /// Its output queue would have grown beyond the limit (it stopped reading).
+    case queueOverflow(limit: Int)
+    /// A socket error, e.g. `EPIPE` or `ECONNRESET`.
+    case failed(SystemError)
+}
+
+/// What happened to clients, for the executable to log.
+public enum ServerEvent: Hashable, Sendable {
+    case accepted(ClientID)
+    /// A connection was accepted and closed at once because `maxClients` are connected.
+    case refused(maxClients: Int)
+    case dropped(ClientID, DropReason)
+}
+
+/// Why the server could not start.
+public enum SocketServerError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// Something answers on the socket path: another daemon is running.
+    case inUse(path: String)
+    /// The path exists and is not a socket; it is left alone.
+    case notASocket(path: String)
+    case system(SystemError)
+
+    public var description: String {
+        switch self {
+        case .inUse(let path): "\(path): in use by a running daemon"
+        case .notASocket(let path): "\(path): exists and is not a socket, not replacing it"
+        case .system(let error): "\(error)"
+        }
+    }
+}
+
+/// The line protocol's listening socket: accepts clients and queues bytes for each, bounded.
+///
+/// Non-blocking throughout. Writes go straight to the socket while its queue is empty; what the
+/// socket does not take is queued, and the caller asks for `.writable` while `wantsWritable`
+/// is true and calls `flush`. A client whose queue would exceed `maxQueuedBytes` is dropped so
+/// one stalled reader cannot hold the daemon's memory or slow the others. Nothing here logs:
+/// every change comes back as a `ServerEvent`.
+public final class UnixSocketServer {
+    public let path: String
+    public let listenDescriptor: FileDescriptor
+    public let maxQueuedBytes: Int
+    public let maxClients: Int
+
+    private final class Client {
+        let descriptor: FileDescriptor
+        var queue: [UInt8] = []
+        /// Bytes of `queue` before this index are already sent.
+        var sent = 0
+        init(descriptor: FileDescriptor) { self.descriptor = descriptor }
+        var pending: Int { queue.count - sent }
+    }
+
+    private var clients: [ClientID: Client] = [:]
+    private var nextID: UInt64 = 1
+    private var isClosed = false
+
+    /// Binds and listens on `path`.
+    ///
+    /// When `path` exists: if a daemon answers a connection there, throws `.inUse`; if nothing
+    /// does (`ECONNREFUSED`: a stale file left by a crash), removes it and binds. A missing
+    /// parent directory is created with mode 0755.
+    ///
+    /// - Parameters:
+    ///   - backlog: `listen(2)` backlog.
+    ///   - maxQueuedBytes: per-client output limit (default 256 KiB).
+    ///   - maxClients: connections beyond this are accepted and closed at once.
+    public init(path: String, backlog: Int32 = 16, maxQueuedBytes: Int = 256 << 10,
+                maxClients: Int = 64) throws(SocketServerError) {
+        self.path = path
+        self.maxQueuedBytes = maxQueuedBytes
+        self.maxClients = maxClients
+        do {
+            try Self.makeParentDirectory(of: path)
+            try Self.removeStaleSocket(at: path)
+            let fd = FileDescriptor(rawValue: try syscall("socket", onInterrupt: .fail) {
+                socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            })
+            do {
+                _ = try Self.withAddress(path) { (address, length) throws(SystemError) in
+                    try syscall("bind", path: path, onInterrupt: .fail) { bind(fd.rawValue, address, length) }
+                }
+                try syscall("listen", path: path, onInterrupt: .fail) { listen(fd.rawValue, backlog) }
+            } catch {
+                try? fd.close()
+                throw error
+            }
+            listenDescriptor = fd
+        } catch let error as SocketServerError {
+            throw error
+        } catch let error as SystemError {
+            throw .system(error)
+        } catch {
+            fatalError("unreachable: \(error)")
+        }
+    }
+
+    deinit { close() }
+
+    /// The connected clients, oldest first.
+    public var clientIDs: [ClientID] { clients.keys.sorted() }
+
+    /// The client's socket, to register with the poller (token of the caller's choosing).
+    public func descriptor(of client: ClientID) -> FileDescriptor? { clients[client]?.descriptor }
+
+    /// Accepts one pending connection. Returns nil when none is pending; call it until then.
+    public func accept() throws(SystemError) -> ServerEvent? {
+        while true {
+            let fd = accept4(listenDescriptor.rawValue, nil, nil,
+                             Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+            if fd == -1 {
+                let error = Errno.current
+                switch error.rawValue {
+                case EAGAIN: return nil
+                // The connection went away before we took it; try the next one.
+                case EINTR, ECONNABORTED: continue
+                default: throw SystemError(operation: "accept4", path: path, errno: error)
+                }
+            }
+            let descriptor = FileDescriptor(rawValue: fd)
+            if clients.count >= maxClients {
+                try? descriptor.close()
+                return .refused(maxClients: maxClients)
+            }
+            let id = ClientID(rawValue: nextID)
+            nextID += 1
+            clients[id] = Client(descriptor: descriptor)
+            return .accepted(id)
+        }
+    }
+
+    /// Sends `bytes` to one client, queuing what the socket does not take now.
+    /// Returns `.dropped` when the client had to be disconnected.
+    @discardableResult
+    public func send(_ bytes: [UInt8], to id: ClientID) -> ServerEvent? {
+        guard let client = clients[id] else { return nil }
+        var offset = 0
+        if client.pending == 0 {
+            switch write(bytes[...], to: client) {
+            case .success(let count): offset = count
+            case .failure(let error): return drop(id, .failed(error))
+            }
+        }
+        let rest = bytes.count - offset
+        guard rest > 0 else { return nil }
+        if client.pending + rest > maxQueuedBytes { return drop(id, .queueOverflow(limit: maxQueuedBytes)) }
+        client.queue.append(contentsOf: bytes[offset...])
+        return nil
+    }
+
+    /// Sends `line` followed by `\n`.
+    @discardableResult
+    public func send(line: String, to id: ClientID) -> ServerEvent? {
+        send(Array((line + "\n").utf8), to: id)
+    }
+
+    /// Sends `bytes` to every client; returns the clients dropped on the way.
+    public func broadcast(_ bytes: [UInt8]) -> [ServerEvent] {
+        clientIDs.compactMap { send(bytes, to: $0) }
+    }
+
+    /// Sends `line` followed by `\n` to every client.
+    public func broadcast(line: String) -> [ServerEvent] {
+        broadcast(Array((line + "\n").utf8))
+    }
+
+    /// Whether the client has queued output: register `.writable` interest while true.
+    public func wantsWritable(_ id: ClientID) -> Bool { (clients[id]?.pending ?? 0) > 0 }
+
+    /// Number of bytes queued for the client.
+    public func queuedBytes(_ id: ClientID) -> Int { clients[id]?.pending ?? 0 }
+
+    /// Writes as much queued output as the socket takes (call on `.writable`).
+    @discardableResult
+    public func flush(_ id: ClientID) -> ServerEvent? {
+        guard let client = clients[id], client.pending > 0 else { return nil }
+        switch write(client.queue[client.sent...], to: client) {
+        case .success(let count):
+            client.sent += count
+            if client.sent == client.queue.count {
+                client.queue.removeAll(keepingCapacity: true)
+                client.sent = 0
+            } else if client.sent > client.queue.count / 2 {
+                client.queue.removeFirst(client.sent)
+                client.sent = 0
+            }
+            return nil
+        case .failure(let error):
+            return drop(id, .failed(error))
+        }
+    }
+
+    /// Reads and discards what the client sent (call on `.readable`, `.hangup` or `.error`);
+    /// returns `.dropped` on EOF or a socket error. Reads at most 64 KiB per call so a client
+    /// that floods the socket cannot monopolize the loop (it stays readable).
+    @discardableResult
+    public func receive(from id: ClientID) -> ServerEvent? {
+        guard let client = clients[id] else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var total = 0
+        while total < 64 << 10 {
+            let count = buffer.withUnsafeMutableBytes { recv(client.descriptor.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count > 0 { total += count; continue }
+            if count == 0 { return drop(id, .hangup) }
+            let error = Errno.current
+            switch error.rawValue {
+            case EAGAIN: return nil
+            case EINTR: continue
+            default: return drop(id, .failed(SystemError(operation: "recv", path: path, errno: error)))
+            }
+        }
+        return nil
+    }
+
+    /// Disconnects a client (its descriptor leaves any epoll set when closed).
+    @discardableResult
+    public func disconnect(_ id: ClientID) -> Bool {
+        guard let client = clients.removeValue(forKey: id) else { return false }
+        try? client.descriptor.close()
+        return true
+    }
+
+    /// Disconnects every client, closes the socket and removes its file.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        for id in clientIDs { disconnect(id) }
+        try? listenDescriptor.close()
+        unlink(path)
+    }
+
+    // MARK: - Private
+
+    private func drop(_ id: ClientID, _ reason: DropReason) -> ServerEvent? {
+        disconnect(id) ? .dropped(id, reason) : nil
+    }
+
+    /// One non-blocking send; `EAGAIN` counts as 0 bytes written.
+    private func write(_ bytes: ArraySlice<UInt8>, to client: Client) -> Result<Int, SystemError> {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                Glibc.send(client.descriptor.rawValue, buffer.baseAddress! + written, buffer.count - written,
+                           Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            }
+            if count >= 0 { written += count; continue }
+            let error = Errno.current
+            if error == .interrupted { continue }
+            if error == .wouldBlock { break }
+            return .failure(SystemError(operation: "send", path: path, errno: error))
+        }
+        return .success(written)
+    }
+
+    private static func makeParentDirectory(of path: String) throws(SystemError) {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
+        let parent = String(path[..<slash])
+        var status = stat()
+        if stat(parent, &status) == 0 { return }
+        try makeParentDirectory(of: parent)
+        if mkdir(parent, 0o755) == -1 && Errno.current != .fileExists {
+            throw SystemError(operation: "mkdir", path: parent, errno: .current)
+        }
+    }
+
+    private static func removeStaleSocket(at path: String) throws(SocketServerError) {
+        var status = stat()
+        if lstat(path, &status) == -1 {
+            if Errno.current == .noSuchFile { return }
+            throw .system(SystemError(operation: "lstat", path: path, errno: .current))
+        }
+        guard status.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path: path) }
+        let probe: Int32
+        do {
+            probe = try syscall("socket", onInterrupt: .fail) {
+                socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            }
+        } catch { throw .system(error) }
+        defer { Glibc.close(probe) }
+        let connected: Result<Void, SystemError>
+        do {
+            _ = try withAddress(path) { (address, length) throws(SystemError) in
+                try syscall("connect", path: path, onInterrupt: .fail) { connect(probe, address, length) }
+            }
+            connected = .success(())
+        } catch { connected = .failure(error) }
+        switch connected {
+        case .success: throw .inUse(path: path)
+        case .failure(let error) where error.errno == .connectionRefused || error.errno == .noSuchFile:
+            if unlink(path) == -1 && Errno.current != .noSuchFile {
+                throw .system(SystemError(operation: "unlink", path: path, errno: .current))
+            }
+        case .failure(let error): throw .system(error)
+        }
+    }
+
+    /// Calls `body` with a `sockaddr_un` for `path`.
+    static func withAddress<R>(_ path: String,
+                               _ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemError) -> R) throws(SystemError) -> R {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else { throw SystemError(operation: "bind", path: path, errno: .nameTooLong) }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: bytes)
+            buffer[bytes.count] = 0
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
+        let pointer = withUnsafePointer(to: &address) { UnsafeRawPointer($0) }
+        return try body(pointer.assumingMemoryBound(to: sockaddr.self), length)
+    }
+}
