@@ -1,2 +1,42 @@
-// Placeholder so the target builds; replaced by the executable.
-print("gestured")
+import GesturedCore
+import Glibc
+
+/// The `gestured` executable: parses the command line, runs one command, and is the only
+/// place that logs or chooses an exit status.
+/// `--socket`'s value, or the default path.
+func socketPath(_ given: String?) throws(CommandFailure) -> String {
+    if let given { return given }
+    return try defaultSocketPath()
+}
+
+let command: Command
+do {
+    command = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    Log.error("gestured: \(error)")
+    Log.plain("Try 'gestured --help'.")
+    exit(ExitStatus.usage)
+}
+
+do throws(CommandFailure) {
+    switch command {
+    case .version:
+        print("gestured \(Version.string) (protocol \(LineEncoder.protocolVersion))")
+    case .help:
+        print(Arguments.help, terminator: "")
+    case .checkConfig(let file):
+        try CheckConfigCommand.run(file: file)
+    case .replay(let config, let format, let touches, let failed, let description, let recording):
+        try ReplayCommand.run(config: config, format: format, touches: touches, failed: failed,
+                              description: description, recording: recording)
+    case .listen(let socket, let format):
+        try ListenCommand.run(socket: socketPath(socket), format: format)
+    case .run(let config, let socket, let verbose):
+        Log.verbose = verbose
+        try Daemon.run(configPath: config, socketPath: socketPath(socket))
+    }
+} catch {
+    for line in error.lines { Log.error(line) }
+    exit(error.status)
+}
+exit(ExitStatus.success)

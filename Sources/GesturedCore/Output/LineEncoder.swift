@@ -53,12 +53,13 @@ public enum LineEncoder {
         case .longPress(let duration):
             fields.append(("duration", .fixed(duration.seconds, decimals: 3)))
         }
-        return line(kind: "gesture", positional: [("type", e.type), ("state", e.state.rawValue), ("name", e.name)],
+        return line(kind: "gesture", positional: [("type", .string(e.type)), ("state", .string(e.state.rawValue)),
+                                                  ("name", .string(e.name))],
                     fields: fields, format: format)
     }
 
     public static func touch(_ t: TouchEvent, seq: UInt64, format: LineFormat) -> String {
-        line(kind: "touch", positional: [("phase", t.update.phase.rawValue), ("id", String(t.update.id.value))],
+        line(kind: "touch", positional: [("phase", .string(t.update.phase.rawValue)), ("id", .int(Int64(t.update.id.value)))],
              fields: [("view", .string(t.view ?? "")), ("device", .string(t.update.device)),
                       ("slot", .int(Int64(t.update.slot))),
                       ("x", .fixed(t.update.location.x, decimals: 2)), ("y", .fixed(t.update.location.y, decimals: 2)),
@@ -68,7 +69,7 @@ public enum LineEncoder {
 
     /// `device added|removed SYSNAME name="…"`.
     public static func device(added: Bool, sysname: String, name: String, seq: UInt64, format: LineFormat) -> String {
-        line(kind: "device", positional: [("action", added ? "added" : "removed"), ("sysname", sysname)],
+        line(kind: "device", positional: [("action", .string(added ? "added" : "removed")), ("sysname", .string(sysname))],
              fields: [("name", .string(name)), ("seq", .int(Int64(seq)))], format: format)
     }
 
@@ -88,13 +89,19 @@ public enum LineEncoder {
 
     // MARK: Assembly
 
-    static func line(kind: String, positional: [(String, String)], fields: [(String, Value)],
+    static func line(kind: String, positional: [(String, Value)], fields: [(String, Value)],
                      format: LineFormat) -> String {
         var out = ""
         switch format {
         case .text:
             out += kind
-            for (_, value) in positional { out += " "; out += textString(value) }
+            for (_, value) in positional {
+                out += " "
+                switch value {
+                case .string(let s): out += textString(s)
+                case .int, .fixed, .instant: out += number(value)
+                }
+            }
             for (key, value) in fields {
                 out += " "; out += key; out += "="
                 switch value {
@@ -104,8 +111,7 @@ public enum LineEncoder {
             }
         case .json:
             out += "{\"event\":"; out += jsonString(kind)
-            for (key, value) in positional { out += ","; out += jsonString(key); out += ":"; out += jsonString(value) }
-            for (key, value) in fields {
+            for (key, value) in positional + fields {
                 out += ","; out += jsonString(key); out += ":"
                 switch value {
                 case .string(let s): out += jsonString(s)
@@ -129,7 +135,7 @@ public enum LineEncoder {
 
     /// `value` with exactly `decimals` decimals, rounded half away from zero; non-finite values
     /// (which the recognizers never produce) print as 0 so that JSON stays valid.
-    static func fixed(_ value: Double, decimals: Int) -> String {
+    public static func fixed(_ value: Double, decimals: Int) -> String {
         guard value.isFinite else { return fixed(0, decimals: decimals) }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }

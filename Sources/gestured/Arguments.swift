@@ -1,0 +1,126 @@
+import GesturedCore
+
+/// The command line (CONTRACT.md §1), parsed into one value. Bad usage is a `UsageError`
+/// (exit status 2).
+enum Command: Equatable {
+    case run(config: String?, socket: String?, verbose: Bool)
+    case replay(config: String?, format: LineFormat, touches: Bool, failed: Bool, description: String?, recording: String)
+    case checkConfig(file: String)
+    case listen(socket: String?, format: LineFormat)
+    case version
+    case help
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+enum Arguments {
+    static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+        var args = arguments[...]
+        let sub: String
+        if let first = args.first, !first.hasPrefix("-") {
+            sub = first; args = args.dropFirst()
+        } else if args.first == "--version" || args.first == "-V" {
+            return .version
+        } else if args.first == "--help" || args.first == "-h" {
+            return .help
+        } else {
+            sub = "run"
+        }
+        var options = Options(args)
+        switch sub {
+        case "run":
+            let config = try options.value("--config"), socket = try options.value("--socket")
+            let verbose = options.flag("--verbose")
+            try options.finish(positional: 0)
+            return .run(config: config, socket: socket, verbose: verbose)
+        case "replay":
+            let config = try options.value("--config")
+            let format = try options.format()
+            let touches = options.flag("--touches"), failed = options.flag("--failed")
+            let description = try options.value("--description")
+            let positional = try options.finish(positional: 1)
+            return .replay(config: config, format: format, touches: touches, failed: failed,
+                           description: description, recording: positional[0])
+        case "check-config":
+            let positional = try options.finish(positional: 1)
+            return .checkConfig(file: positional[0])
+        case "listen":
+            let socket = try options.value("--socket")
+            let format = try options.format()
+            for unsupported in ["--filter", "--exec"] where options.has(unsupported) {
+                throw UsageError(message: "listen: \(unsupported) is not available in this version yet")
+            }
+            try options.finish(positional: 0)
+            return .listen(socket: socket, format: format)
+        case "help":
+            return .help
+        default:
+            throw UsageError(message: "unknown command '\(sub)'")
+        }
+    }
+
+    static let help = """
+        Usage:
+          gestured [run] [--config FILE] [--socket PATH] [--verbose]
+                                     the daemon, in the foreground (systemd runs it like this)
+          gestured replay [--config FILE] [--format text|json] [--touches] [--failed]
+                          [--description DESC] RECORDING
+                                     the daemon's pipeline over an evemu recording, lines to stdout
+          gestured check-config FILE validate a configuration; exit 0, or print errors and exit 78
+          gestured listen [--socket PATH] [--format text|json]
+                                     a client: print the daemon's lines
+          gestured --version | --help
+
+        Exit status: 0 success, 2 bad command line, 78 invalid configuration, 1 other errors.
+        See gestured(8), docs/CONFIG.md and docs/PROTOCOL.md.
+
+        """
+}
+
+/// `--key value` / `--key=value` options and positional arguments, each consumed once.
+private struct Options {
+    private var items: [String]
+    init(_ args: ArraySlice<String>) { items = Array(args) }
+
+    func has(_ name: String) -> Bool { items.contains { $0 == name || $0.hasPrefix(name + "=") } }
+
+    mutating func flag(_ name: String) -> Bool {
+        guard let i = items.firstIndex(of: name) else { return false }
+        items.remove(at: i)
+        return true
+    }
+
+    mutating func value(_ name: String) throws(UsageError) -> String? {
+        if let i = items.firstIndex(where: { $0.hasPrefix(name + "=") }) {
+            let v = String(items[i].dropFirst(name.count + 1)); items.remove(at: i); return v
+        }
+        guard let i = items.firstIndex(of: name) else { return nil }
+        guard i + 1 < items.count else { throw UsageError(message: "\(name) needs a value") }
+        let v = items[i + 1]
+        items.removeSubrange(i...(i + 1))
+        return v
+    }
+
+    mutating func format() throws(UsageError) -> LineFormat {
+        guard let text = try value("--format") else { return .text }
+        guard let format = LineFormat(rawValue: text) else {
+            throw UsageError(message: "--format must be text or json, not '\(text)'")
+        }
+        return format
+    }
+
+    @discardableResult
+    mutating func finish(positional count: Int) throws(UsageError) -> [String] {
+        if let unknown = items.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
+            throw UsageError(message: "unknown option '\(unknown)'")
+        }
+        guard items.count == count else {
+            throw UsageError(message: count == 0 ? "unexpected argument '\(items[0])'"
+                                                 : "expected \(count) argument\(count == 1 ? "" : "s"), got \(items.count)")
+        }
+        return items
+    }
+}

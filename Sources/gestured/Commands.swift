@@ -1,0 +1,113 @@
+import GesturedConfig
+import GesturedCore
+import GesturedIO
+import Glibc
+
+/// Exit statuses (CONTRACT.md §1; 78 is sysexits' EX_CONFIG).
+enum ExitStatus {
+    static let success: Int32 = 0
+    static let failure: Int32 = 1
+    static let usage: Int32 = 2
+    static let config: Int32 = 78
+}
+
+/// A failure that ends a command: what to print and the exit status.
+struct CommandFailure: Error {
+    var status: Int32
+    var lines: [String]
+    init(_ status: Int32, _ lines: String...) { self.status = status; self.lines = lines }
+    init(_ status: Int32, lines: [String]) { self.status = status; self.lines = lines }
+}
+
+/// Loads the configuration at `path`, or the embedded default, and checks that the engine can
+/// be built from it (e.g. every recognizer type is available).
+func loadConfiguration(_ path: String?) throws(CommandFailure) -> Configuration {
+    let configuration: Configuration
+    if let path {
+        do { configuration = try ConfigLoader.load(path: path) } catch {
+            throw CommandFailure(ExitStatus.config, lines: error.diagnostics.map(\.description))
+        }
+    } else {
+        configuration = ConfigLoader.defaultConfiguration()
+    }
+    do { _ = try GestureEngine(views: configuration.views, screen: DeviceGeometry.fallbackScreen) } catch {
+        throw CommandFailure(ExitStatus.config, "\(path ?? "<default configuration>"): \(error)")
+    }
+    return configuration
+}
+
+enum CheckConfigCommand {
+    static func run(file: String) throws(CommandFailure) {
+        _ = try loadConfiguration(file)
+        print("\(file): valid")
+    }
+}
+
+/// Buffered stdout for line output: one write per 64 KiB rather than per line.
+struct OutputBuffer {
+    private var bytes: [UInt8] = []
+    init() { bytes.reserveCapacity(1 << 16) }
+
+    mutating func append(_ line: String) {
+        bytes.append(contentsOf: line.utf8)
+        if bytes.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; break }
+            offset += n
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
+
+enum ReplayCommand {
+    /// The sysname replayed devices get in lines.
+    static let sysname = "event0"
+
+    static func run(config: String?, format: LineFormat, touches: Bool, failed: Bool,
+                    description: String?, recording: String) throws(CommandFailure) {
+        let configuration = try loadConfiguration(config)
+        let events = try parse(recording)
+        var device = events.description
+        if let description {
+            device = try parse(description).description
+            guard device != nil else { throw CommandFailure(ExitStatus.failure, "\(description): no device description (N:, I:, B:, A: lines)") }
+        }
+        guard let device else {
+            throw CommandFailure(ExitStatus.failure,
+                                 "\(recording): the recording has no device description; name the file that has it with --description DESC")
+        }
+        var out = OutputBuffer()
+        do {
+            try Replay.run(device: device.deviceDescription(sysname: sysname), events: events.events,
+                           configuration: configuration,
+                           options: Replay.Options(format: format, touches: touches, failed: failed)) { out.append($0) }
+        } catch {
+            out.flush()
+            throw CommandFailure(ExitStatus.failure, "\(recording): \(error)")
+        }
+        out.flush()
+    }
+
+    private static func parse(_ path: String) throws(CommandFailure) -> EvemuRecording {
+        let text: String
+        do { text = try readTextFile(path: path) } catch { throw CommandFailure(ExitStatus.failure, "\(error)") }
+        do { return try EvemuRecording.parse(text, sysname: sysname) } catch {
+            throw CommandFailure(ExitStatus.failure, "\(path): \(error)")
+        }
+    }
+}
+
+/// Where the socket lives when `--socket` is not given: `/run/gestured/gestured.sock` for root,
+/// `$XDG_RUNTIME_DIR/gestured.sock` for anyone else.
+func defaultSocketPath() throws(CommandFailure) -> String {
+    if getuid() == 0 { return "/run/gestured/gestured.sock" }
+    guard let dir = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !dir.isEmpty else {
+        throw CommandFailure(ExitStatus.failure, "XDG_RUNTIME_DIR is not set: give the socket's path with --socket PATH")
+    }
+    return dir + "/gestured.sock"
+}
