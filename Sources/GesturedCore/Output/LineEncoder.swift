@@ -187,3 +187,16 @@ public enum LineEncoder {
         return out
     }
 }
+
+extension LineEncoder {
+    /// The answer to a request that was applied.
+    public static func ok(command: String, format: LineFormat) -> String {
+        line(kind: "ok", positional: [], fields: [("command", .string(command))], format: format)
+    }
+
+    /// The answer to a request that was refused; the client's state is unchanged.
+    public static func error(command: String, message: String, format: LineFormat) -> String {
+        line(kind: "error", positional: [], fields: [("command", .string(command)), ("message", .string(message))],
+             format: format)
+    }
+}

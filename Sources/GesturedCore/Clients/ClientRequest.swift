@@ -1,0 +1,175 @@
+/// What a client may ask, one request per line (docs/PROTOCOL.md, "Requests").
+///
+/// Parsing is strict: a line is at most `maximumLength` bytes, words are separated by single
+/// spaces, and anything unknown is an error naming what was wrong. The daemon answers every
+/// request with an `ok` or an `error` line.
+public enum ClientRequest: Hashable, Sendable {
+    case format(LineFormat)
+    case subscribe(Stream)
+    case unsubscribe(Stream)
+    /// Replaces the client's filter; `nil` clears it.
+    case filter(LineFilter?)
+    case ping
+
+    /// Line kinds a client receives only when it subscribes.
+    public enum Stream: String, Hashable, Sendable, CaseIterable {
+        case touches, failed
+    }
+
+    /// The longest request line accepted, in bytes (without the newline).
+    public static let maximumLength = 1024
+
+    public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+        public var command: String
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// The request's name, as `ok`/`error` lines repeat it.
+    public var command: String {
+        switch self {
+        case .format: "format"
+        case .subscribe: "subscribe"
+        case .unsubscribe: "unsubscribe"
+        case .filter: "filter"
+        case .ping: "ping"
+        }
+    }
+
+    public static func parse(_ line: Substring) throws(ParseError) -> ClientRequest {
+        var text = line
+        if text.hasSuffix("\r") { text = text.dropLast() }
+        guard text.utf8.count <= maximumLength else {
+            throw ParseError(command: "", message: "request longer than \(maximumLength) bytes")
+        }
+        let words = text.split(separator: " ", omittingEmptySubsequences: false)
+        guard let verb = words.first, !verb.isEmpty else { throw ParseError(command: "", message: "empty request") }
+        let arguments = words.dropFirst()
+        let command = String(verb)
+        func one() throws(ParseError) -> Substring {
+            guard arguments.count == 1, let a = arguments.first, !a.isEmpty else {
+                throw ParseError(command: command, message: "\(command) takes one argument")
+            }
+            return a
+        }
+        switch verb {
+        case "format":
+            let a = try one()
+            guard let format = LineFormat(rawValue: String(a)) else {
+                throw ParseError(command: command, message: "unknown format '\(a)' (text or json)")
+            }
+            return .format(format)
+        case "subscribe", "unsubscribe":
+            let a = try one()
+            guard let stream = Stream(rawValue: String(a)) else {
+                throw ParseError(command: command, message: "unknown stream '\(a)' (touches or failed)")
+            }
+            return verb == "subscribe" ? .subscribe(stream) : .unsubscribe(stream)
+        case "filter":
+            guard !arguments.isEmpty else { return .filter(nil) }
+            do { return .filter(try LineFilter(parsing: arguments.joined(separator: " "))) } catch {
+                throw ParseError(command: command, message: error.message)
+            }
+        case "ping":
+            guard arguments.isEmpty else { throw ParseError(command: command, message: "ping takes no argument") }
+            return .ping
+        default:
+            throw ParseError(command: command, message: "unknown request '\(verb)'")
+        }
+    }
+}
+
+/// Which lines a client wants: terms `key=pattern` separated by spaces, all of which must match
+/// (`type=tap|swipe state=ended view=button-*`). A pattern is a glob (`*`, `?`, `[...]`);
+/// `|` separates alternatives. Keys: `type`, `state`, `name`, `view`, `device`. Gesture lines are
+/// matched on every key; touch lines on `view` and `device` only (the others do not apply to
+/// them and are ignored); `hello`, `device`, `ok` and `error` lines are always sent.
+public struct LineFilter: Hashable, Sendable, CustomStringConvertible {
+    public enum Key: String, Hashable, Sendable, CaseIterable {
+        case type, state, name, view, device
+    }
+
+    public struct Term: Hashable, Sendable {
+        public var key: Key
+        public var alternatives: [String]
+    }
+
+    public struct ParseError: Error, Hashable, Sendable { public var message: String }
+
+    public var terms: [Term]
+
+    public init(parsing text: String) throws(ParseError) {
+        terms = []
+        for word in text.split(separator: " ") {
+            guard let eq = word.firstIndex(of: "=") else {
+                throw ParseError(message: "filter term '\(word)' is not key=pattern")
+            }
+            let keyText = word[..<eq], pattern = word[word.index(after: eq)...]
+            guard let key = Key(rawValue: String(keyText)) else {
+                throw ParseError(message: "unknown filter key '\(keyText)' (type, state, name, view or device)")
+            }
+            guard !pattern.isEmpty else { throw ParseError(message: "filter term '\(word)' has an empty pattern") }
+            terms.append(Term(key: key, alternatives: pattern.split(separator: "|", omittingEmptySubsequences: false).map(String.init)))
+        }
+        guard !terms.isEmpty else { throw ParseError(message: "empty filter") }
+    }
+
+    public var description: String {
+        terms.map { "\($0.key.rawValue)=\($0.alternatives.joined(separator: "|"))" }.joined(separator: " ")
+    }
+
+    public func matches(_ event: GestureEvent) -> Bool {
+        terms.allSatisfy { term in
+            let value: String = switch term.key {
+            case .type: event.type
+            case .state: event.state.rawValue
+            case .name: event.name
+            case .view: event.view
+            case .device: event.sample.device
+            }
+            return term.alternatives.contains { Glob.matches($0, value) }
+        }
+    }
+
+    public func matches(_ touch: TouchEvent) -> Bool {
+        terms.allSatisfy { term in
+            let value: String
+            switch term.key {
+            case .view: value = touch.view ?? ""
+            case .device: value = touch.update.device
+            case .type, .state, .name: return true
+            }
+            return term.alternatives.contains { Glob.matches($0, value) }
+        }
+    }
+}
+
+/// One client's choices: encoding, subscriptions, filter. Decides whether an output reaches it.
+public struct ClientSubscription: Hashable, Sendable {
+    public var format: LineFormat = .text
+    public var touches = false
+    public var failed = false
+    public var filter: LineFilter?
+
+    public init() {}
+
+    /// Applies a request (the daemon answers it with an `ok` line).
+    public mutating func apply(_ request: ClientRequest) {
+        switch request {
+        case .format(let f): format = f
+        case .subscribe(.touches): touches = true
+        case .subscribe(.failed): failed = true
+        case .unsubscribe(.touches): touches = false
+        case .unsubscribe(.failed): failed = false
+        case .filter(let f): filter = f
+        case .ping: break
+        }
+    }
+
+    public func wants(_ output: GesturePipeline.Output) -> Bool {
+        switch output {
+        case .touch(let t): touches && (filter?.matches(t) ?? true)
+        case .gesture(let g): (g.state != .failed || failed) && (filter?.matches(g) ?? true)
+        }
+    }
+}
