@@ -26,6 +26,9 @@ let package = Package(
                           dependencies: ["GesturedCore", "GesturedConfig", "GesturedIO"]),
         .testTarget(name: "GesturedCoreTests", dependencies: ["GesturedCore"]),
         .testTarget(name: "GesturedConfigTests", dependencies: ["GesturedConfig", "GesturedCore"]),
+        // Across modules: replay goldens with the built-in configuration, the command line.
+        .testTarget(name: "GesturedTests", dependencies: ["GesturedCore", "GesturedConfig"],
+                    exclude: []),
         .testTarget(name: "GesturedIOTests", dependencies: ["GesturedIO", "GesturedCore"]),
     ],
     swiftLanguageModes: [.v6]
