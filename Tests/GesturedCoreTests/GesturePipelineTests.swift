@@ -1,0 +1,88 @@
+import Testing
+@testable import GesturedCore
+
+/// The whole pure pipeline: raw evdev events of several devices in, lines out.
+struct GesturePipelineTests {
+    static let panel = DeviceDescription(sysname: "event3", name: "panel", mtX: AxisInfo(minimum: 0, maximum: 999),
+                                         mtY: AxisInfo(minimum: 0, maximum: 999), slotCount: 2, hasTrackingID: true)
+    static let other = DeviceDescription(sysname: "event4", name: "other", mtX: AxisInfo(minimum: 0, maximum: 999),
+                                         mtY: AxisInfo(minimum: 0, maximum: 999), slotCount: 2, hasTrackingID: true)
+    static let config = Configuration(screen: Size(width: 999, height: 999), views: [
+        ViewSpec(id: "root", gestures: [tap("tap")], subviews: [ViewSpec(id: "corner", frame: frame(0, 0, 100, 100))]),
+    ])
+
+    struct Run {
+        var pipeline: GesturePipeline
+        var lines: [String] = []
+        var seq: UInt64 = 0
+        init(_ config: Configuration = GesturePipelineTests.config) throws {
+            pipeline = try GesturePipeline(configuration: config, screen: config.screen!)
+        }
+        mutating func record(_ output: [GesturePipeline.Output]) {
+            for o in output { seq += 1; lines.append(String(LineEncoder.output(o, seq: seq, format: .text).dropLast())) }
+        }
+        /// A contact in `slot` going down at (x, y) or, with `id` -1, lifting, at `ms`.
+        mutating func contact(_ device: GesturePipeline.DeviceID, slot: Int32, id: Int32, x: Int32 = 0, y: Int32 = 0, ms: Int64) {
+            let t = Instant(microseconds: ms * 1000)
+            var events = [RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_SLOT, value: slot),
+                          RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_TRACKING_ID, value: id)]
+            if id >= 0 {
+                events += [RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_X, value: x),
+                           RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_Y, value: y)]
+            }
+            events.append(RawEvent(time: t, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
+            var output: [GesturePipeline.Output] = []
+            for e in events { pipeline.handle(e, from: device, into: &output) }
+            record(output)
+        }
+    }
+
+    @Test func touchesFromTwoDevicesGetDistinctIdsAndKeepTheirViews() throws {
+        var run = try Run()
+        let a = try run.pipeline.addDevice(Self.panel), b = try run.pipeline.addDevice(Self.other)
+        run.contact(a, slot: 0, id: 5, x: 50, y: 50, ms: 0)
+        run.contact(b, slot: 0, id: 5, x: 500, y: 500, ms: 10)
+        run.contact(a, slot: 0, id: -1, ms: 40)
+        run.contact(b, slot: 0, id: -1, ms: 45)
+        #expect(run.lines == [
+            "touch began 1 view=corner device=event3 slot=0 x=50.00 y=50.00 time=0.000000 seq=1",
+            "touch began 2 view=root device=event4 slot=0 x=500.00 y=500.00 time=0.010000 seq=2",
+            "gesture tap failed tap view=root device=event4 time=0.010000 seq=3 touches=2 x=500.00 y=500.00 viewX=500.00 viewY=500.00",
+            "touch ended 1 view=corner device=event3 slot=0 x=50.00 y=50.00 time=0.040000 seq=4",
+            "touch ended 2 view=root device=event4 slot=0 x=500.00 y=500.00 time=0.045000 seq=5",
+        ])
+    }
+
+    @Test func removingADeviceCancelsItsTouches() throws {
+        var run = try Run()
+        let a = try run.pipeline.addDevice(Self.panel)
+        run.contact(a, slot: 1, id: 9, x: 500, y: 500, ms: 0)
+        var output: [GesturePipeline.Output] = []
+        run.pipeline.removeDevice(a, now: Instant(microseconds: 20_000), into: &output)
+        run.record(output)
+        #expect(run.lines == [
+            "touch began 1 view=root device=event3 slot=1 x=500.00 y=500.00 time=0.000000 seq=1",
+            "touch cancelled 1 view=root device=event3 slot=1 x=500.00 y=500.00 time=0.020000 seq=2",
+            "gesture tap failed tap view=root device=event3 time=0.020000 seq=3 touches=1 x=500.00 y=500.00 viewX=500.00 viewY=500.00",
+        ])
+        // Events of a removed device are ignored.
+        run.contact(a, slot: 0, id: 1, x: 5, y: 5, ms: 30)
+        #expect(run.lines.count == 3)
+    }
+
+    @Test func reloadWhileATouchIsDownLeavesItUnrouted() throws {
+        var run = try Run()
+        let a = try run.pipeline.addDevice(Self.panel)
+        run.contact(a, slot: 0, id: 1, x: 500, y: 500, ms: 0)
+        var output: [GesturePipeline.Output] = []
+        try run.pipeline.reload(configuration: Self.config, now: Instant(microseconds: 10_000), into: &output)
+        run.record(output)
+        run.contact(a, slot: 0, id: -1, ms: 30)          // the old touch: no tap from the new engine
+        run.contact(a, slot: 0, id: 2, x: 500, y: 500, ms: 100)
+        run.contact(a, slot: 0, id: -1, ms: 130)          // a new touch: a tap
+        #expect(run.lines.filter { $0.hasPrefix("gesture") } == [
+            "gesture tap failed tap view=root device=event3 time=0.010000 seq=2 touches=1 x=500.00 y=500.00 viewX=500.00 viewY=500.00",
+            "gesture tap ended tap view=root device=event3 time=0.130000 seq=6 touches=1 x=500.00 y=500.00 viewX=500.00 viewY=500.00 taps=1",
+        ])
+    }
+}
