@@ -145,7 +145,7 @@ final class Daemon {
         }
         devices[token] = OpenDevice(info: info, evdev: evdev, id: id, monotonic: monotonic)
         Log.info("\(info.sysname) (\(info.name)): using it, \(description.slotCount) slots")
-        broadcast(LineEncoder.device(added: true, sysname: info.sysname, name: info.name, seq: nextSeq(), format: .text))
+        broadcast { seq in LineEncoder.device(added: true, sysname: info.sysname, name: info.name, seq: seq, format: .text) }
     }
 
     private func close(deviceToken token: UInt64, reason: String) {
@@ -156,8 +156,9 @@ final class Daemon {
         publish()
         device.evdev.close()
         Log.info("\(device.info.sysname) (\(device.info.name)): \(reason), closed")
-        broadcast(LineEncoder.device(added: false, sysname: device.info.sysname, name: device.info.name,
-                                     seq: nextSeq(), format: .text))
+        broadcast { seq in
+            LineEncoder.device(added: false, sysname: device.info.sysname, name: device.info.name, seq: seq, format: .text)
+        }
     }
 
     private func readDevice(token: UInt64, events ready: PollEvents) {
@@ -188,7 +189,6 @@ final class Daemon {
 
     // MARK: Clients and output
 
-    private func nextSeq() -> UInt64 { seq += 1; return seq }
 
     /// Sends the pipeline's output to every client: gesture lines, except failed states, which
     /// no client can ask for yet; touch lines are for subscribers, and there are none yet.
@@ -197,8 +197,7 @@ final class Daemon {
             switch item {
             case .gesture(let g) where g.state != .failed:
                 Log.debug("\(g.name): \(g.state.rawValue)")
-                guard !server.clientIDs.isEmpty else { continue }
-                broadcast(LineEncoder.gesture(g, seq: nextSeq(), format: .text))
+                broadcast { seq in LineEncoder.gesture(g, seq: seq, format: .text) }
             case .gesture, .touch:
                 continue
             }
@@ -206,8 +205,12 @@ final class Daemon {
         output.removeAll(keepingCapacity: true)
     }
 
-    private func broadcast(_ line: String) {
-        for event in server.broadcast(line: line) { report(event) }
+    /// Sends one line to every client. `seq` counts lines sent to anyone, so a line nobody
+    /// receives is neither encoded nor numbered.
+    private func broadcast(_ line: (UInt64) -> String) {
+        guard !server.clientIDs.isEmpty else { return }
+        seq += 1
+        for event in server.broadcast(line: line(seq)) { report(event) }
         for id in server.clientIDs { updateInterest(id) }
     }
 
