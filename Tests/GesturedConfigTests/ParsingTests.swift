@@ -1,6 +1,7 @@
 import Testing
 import GesturedConfig
 import GesturedCore
+import Glibc
 
 /// Valid input: what each key becomes, and what omitted keys default to.
 @Suite struct ParsingTests {
@@ -138,6 +139,31 @@ import GesturedCore
         } catch {
             #expect(error.description == "/: cannot read: Is a directory")
         }
+    }
+
+    @Test func invalidUTF8IsLocated() throws {
+        let path = try temporaryFile(Array("{\n  views: [{ id: 'caf".utf8) + [0xE9] + Array("' }],\n}".utf8))
+        defer { unlink(path) }
+        #expect(throws: ConfigError(diagnostics: [ConfigDiagnostic(
+            file: path, line: 2, column: 21, keyPath: "", message: "invalid UTF-8")])) {
+            try ConfigLoader.load(path: path)
+        }
+    }
+
+    @Test func validFileLoads() throws {
+        let path = try temporaryFile(Array("{ views: [{ id: 'v' }] }".utf8))
+        defer { unlink(path) }
+        #expect(try ConfigLoader.load(path: path) == Configuration(views: [ViewSpec(id: "v")]))
+    }
+
+    /// A new file in /tmp holding `bytes`; the caller unlinks it.
+    private func temporaryFile(_ bytes: [UInt8]) throws -> String {
+        var template = Array("/tmp/gestured-config-test-XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        guard fd >= 0 else { throw CannotRead() }
+        defer { close(fd) }
+        guard write(fd, bytes, bytes.count) == bytes.count else { throw CannotRead() }
+        return String(cString: template)
     }
 
     @Test func descriptionFormat() {
