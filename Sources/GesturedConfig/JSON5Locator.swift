@@ -72,8 +72,9 @@ struct JSON5Locator {
         case UInt8(ascii: "{"): try object(path: path, depth: depth + 1, record: record)
         case UInt8(ascii: "["): try array(path: path, depth: depth + 1, record: record)
         case UInt8(ascii: "\""), UInt8(ascii: "'"): _ = try string(path: path)
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"),
-             UInt8(ascii: "."), UInt8(ascii: "I"), UInt8(ascii: "N"):
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."):
+            try number(path: path)
+        case _ where matches("Infinity") || matches("NaN"):
             try number(path: path)
         default:
             let start = i
