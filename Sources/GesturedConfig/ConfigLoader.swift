@@ -1,4 +1,3 @@
-import FoundationEssentials
 import GesturedCore
 
 /// Turns a JSON5 configuration file into a validated `Configuration`, or into located diagnostics.

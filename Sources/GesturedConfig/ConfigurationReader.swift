@@ -147,8 +147,8 @@ extension DocumentReader {
         checkKeys(members, of: node, known: ConfigKeys.hitShape)
         let shapes = ConfigKeys.hitShape.filter { members[$0] != nil }
         guard shapes.count == 1 else {
-            report(shapes.isEmpty ? "expected one of \"circle\" or \"polygon\""
-                                  : "expected only one of \"circle\" or \"polygon\"", at: node.path)
+            report(shapes.isEmpty ? "needs a \"circle\" or a \"polygon\" key"
+                                  : "needs only one of \"circle\" and \"polygon\"", at: node.path)
             return nil
         }
         if let circle = members["circle"] {

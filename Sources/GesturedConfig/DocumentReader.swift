@@ -126,7 +126,10 @@ struct DocumentReader {
     }
 
     /// A finite number, within `minimum…maximum` when given.
-    mutating func number(_ node: Node?, minimum: Double? = nil, maximum: Double? = nil) -> Double? {
+    /// - Parameter maximumText: how messages write `maximum`, when its digits alone would not say
+    ///   what it is ("π/4 (0.785398)").
+    mutating func number(_ node: Node?, minimum: Double? = nil, maximum: Double? = nil,
+                         maximumText: String? = nil) -> Double? {
         guard let node else { return nil }
         guard case .number(let n) = node.value else {
             report("expected a number, found \(node.value.kindDescription)", at: node.path)
@@ -135,11 +138,11 @@ struct DocumentReader {
         guard n.isFinite else { report("expected a finite number, found \(format(n))", at: node.path); return nil }
         switch (minimum, maximum) {
         case let (low?, high?) where n < low || n > high:
-            report("must be between \(format(low)) and \(format(high)), found \(format(n))", at: node.path)
+            report("must be between \(format(low)) and \(maximumText ?? format(high)), found \(format(n))", at: node.path)
         case let (low?, nil) where n < low:
             report("must be at least \(format(low)), found \(format(n))", at: node.path)
         case let (nil, high?) where n > high:
-            report("must be at most \(format(high)), found \(format(n))", at: node.path)
+            report("must be at most \(maximumText ?? format(high)), found \(format(n))", at: node.path)
         default:
             return n
         }

@@ -45,7 +45,7 @@ extension DocumentReader {
             checkKeys(members, of: node, known: GestureKeys.common + GestureKeys.parameterKeys(of: typeName)!,
                       required: ["id", "type"]) { key in
                 let owners = GestureKeys.parameters.filter { $0.keys.contains(key) }.map(\.type)
-                return owners.isEmpty ? nil : " (a parameter of \(owners.joined(separator: ", ")), not of \(typeName))"
+                return owners.isEmpty ? nil : " for type \"\(typeName)\" (only \(listing(owners)) \(owners.count == 1 ? "takes" : "take") it)"
             }
         } else {
             // Without a valid type the parameters cannot be judged; still catch keys no type has.
@@ -95,7 +95,9 @@ extension DocumentReader {
             if let v = number(m["minimumVelocity"], minimum: 0) { p.minimumVelocity = v }
             if let v = duration(m["maximumDuration"]) { p.maximumDuration = v }
             // Beyond π/4 the four directions' sectors would overlap.
-            if let v = number(m["angleTolerance"], minimum: 0, maximum: Double.pi / 4) { p.angleTolerance = v }
+            if let v = number(m["angleTolerance"], minimum: 0, maximum: Double.pi / 4, maximumText: "π/4 (0.785398)") {
+                p.angleTolerance = v
+            }
             return .swipe(p)
         case "pan":
             var p = PanParameters()
@@ -166,4 +168,10 @@ extension DocumentReader {
         }
         return valid ? result : nil
     }
+}
+
+/// "a", "a and b", "a, b and c".
+func listing(_ words: [String]) -> String {
+    guard words.count > 1 else { return words.first ?? "" }
+    return words.dropLast().joined(separator: ", ") + " and " + words[words.count - 1]
 }

@@ -72,8 +72,9 @@ struct JSON5Locator {
         case UInt8(ascii: "{"): try object(path: path, depth: depth + 1, record: record)
         case UInt8(ascii: "["): try array(path: path, depth: depth + 1, record: record)
         case UInt8(ascii: "\""), UInt8(ascii: "'"): _ = try string(path: path)
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"),
-             UInt8(ascii: "."), UInt8(ascii: "I"), UInt8(ascii: "N"):
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."):
+            try number(path: path)
+        case _ where matches("Infinity") || matches("NaN"):
             try number(path: path)
         default:
             let start = i
@@ -289,8 +290,9 @@ struct JSON5Locator {
             case UInt8(ascii: "/") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "*"):
                 let start = i
                 i += 2
-                while !matches("*/") {
-                    guard i < bytes.count else { throw error("unterminated comment", path: path, at: start) }
+                while true {
+                    guard i + 1 < bytes.count else { throw error("unterminated comment", path: path, at: start) }
+                    if bytes[i] == UInt8(ascii: "*") && bytes[i + 1] == UInt8(ascii: "/") { break }
                     i += 1
                 }
                 i += 2
@@ -304,9 +306,13 @@ struct JSON5Locator {
 
     private func peek() -> UInt8? { i < bytes.count ? bytes[i] : nil }
 
-    private func matches(_ word: String) -> Bool {
-        let w = Array(word.utf8)
-        return i + w.count <= bytes.count && bytes[i..<i + w.count].elementsEqual(w)
+    private func matches(_ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard i + count <= bytes.count else { return false }
+        return word.withUTF8Buffer { w in
+            for k in 0..<count where bytes[i + k] != w[k] { return false }
+            return true
+        }
     }
 
     private mutating func hexDigits(_ count: Int) -> UInt32? {

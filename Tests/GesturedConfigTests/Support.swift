@@ -1,5 +1,6 @@
 import GesturedConfig
 import GesturedCore
+import Testing
 
 /// The file name the tests' diagnostics carry.
 let testFile = "test.json5"
@@ -29,5 +30,3 @@ func parsed(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -
 func gestures(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> [GestureSpec] {
     parsed(text, sourceLocation: sourceLocation)?.views.first?.gestures ?? []
 }
-
-import Testing

@@ -42,6 +42,13 @@ import GesturedConfig
                 == ["test.json5:1:17: views[0].id: expected a value, found 'root' (strings need quotes)"])
     }
 
+    @Test func unquotedWordThatStartsLikeANumber() {
+        #expect(diagnostics("{ views: [{ id: Nope }] }")
+                == ["test.json5:1:17: views[0].id: expected a value, found 'Nope' (strings need quotes)"])
+        #expect(diagnostics("{ screen: { width: Infinityx, height: 1 } }")
+                == ["test.json5:1:20: screen.width: invalid number"])
+    }
+
     @Test func missingColon() {
         #expect(diagnostics("{ screen { width: 1 } }")
                 == ["test.json5:1:10: expected ':' after key \"screen\""])

@@ -34,7 +34,17 @@ import GesturedConfig
 
     @Test func parameterOfAnotherGestureType() {
         #expect(diagnostics("{ views: [{ id: 'v', gestures: [{ id: 'g', type: 'tap', direction: ['left'] }] }] }")
-                == [#"test.json5:1:57: views[0].gestures[0].direction: unknown key "direction" (a parameter of swipe, not of tap)"#])
+                == [#"test.json5:1:57: views[0].gestures[0].direction: unknown key "direction" for type "tap" (only swipe takes it)"#])
+    }
+
+    @Test func parameterOfSeveralOtherGestureTypes() {
+        #expect(diagnostics("{ views: [{ id: 'v', gestures: [{ id: 'g', type: 'pan', numberOfTouchesRequired: 2 }] }] }")
+                == [#"test.json5:1:57: views[0].gestures[0].numberOfTouchesRequired: unknown key "numberOfTouchesRequired" for type "pan" (only tap, swipe and longPress take it)"#])
+    }
+
+    @Test func angleToleranceBeyondAQuarterTurn() {
+        #expect(diagnostics("{ views: [{ id: 'v', gestures: [{ id: 's', type: 'swipe', angleTolerance: 1 }] }] }")
+                == ["test.json5:1:75: views[0].gestures[0].angleTolerance: must be between 0 and π/4 (0.785398), found 1"])
     }
 
     @Test func unknownGestureType() {
@@ -123,7 +133,7 @@ import GesturedConfig
             ] }
             """) == [
                 "test.json5:2:37: views[0].hitShape.polygon: a polygon needs at least 3 points, found 2",
-                #"test.json5:3:26: views[1].hitShape: expected only one of "circle" or "polygon""#,
+                #"test.json5:3:26: views[1].hitShape: needs only one of "circle" and "polygon""#,
                 #"test.json5:4:36: views[2].hitShape.circle: missing required key "y""#,
             ])
     }
