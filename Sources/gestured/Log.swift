@@ -12,6 +12,9 @@ enum Log {
     enum Priority: Int32 { case error = 3, warning = 4, info = 6, debug = 7 }
 
     nonisolated(unsafe) static var verbose = false
+    /// The daemon writes syslog priority prefixes for journald; the one-shot commands
+    /// (`check-config`, `replay`, ...) write plain messages for a person at a terminal.
+    nonisolated(unsafe) static var priorityPrefixes = false
     nonisolated(unsafe) private static var windows: [String: (start: Instant, count: Int, suppressed: Int)] = [:]
 
     static let burst = 5
@@ -36,7 +39,7 @@ enum Log {
     }
 
     private static func write(_ priority: Priority, _ message: String) {
-        plain("<\(priority.rawValue)>" + message)
+        plain(priorityPrefixes ? "<\(priority.rawValue)>" + message : message)
     }
 
     /// One line to stderr as it is, in a single write(2) so concurrent writers do not interleave.

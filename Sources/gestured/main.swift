@@ -33,6 +33,7 @@ do throws(CommandFailure) {
         try ListenCommand.run(socket: socketPath(socket), format: format)
     case .run(let config, let socket, let verbose):
         Log.verbose = verbose
+        Log.priorityPrefixes = true
         try Daemon.run(configPath: config, socketPath: socketPath(socket))
     }
 } catch {
