@@ -76,3 +76,34 @@ func tap(_ id: String, taps: Int = 1, touches: Int = 1, requireToFail: [String] 
 }
 
 func frame(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Rect { Rect(x: x, y: y, width: w, height: h) }
+
+extension EngineScript {
+    /// Moves touch `id` in a straight line from (x, y) by (dx, dy) in `steps` equal moves, one
+    /// every `every` ms starting at `ms + every`; returns the time of the last move.
+    @discardableResult
+    mutating func drag(_ id: UInt64, from x: Double, _ y: Double, by dx: Double, _ dy: Double,
+                       steps: Int, at ms: Double, every: Double = 10) -> Double {
+        for i in 1...steps {
+            let f = Double(i) / Double(steps)
+            move(id, x + dx * f, y + dy * f, at: ms + every * Double(i))
+        }
+        return ms + every * Double(steps)
+    }
+
+    /// Lines whose gesture name is `name`.
+    func brief(of name: String) -> [String] { brief.filter { $0.split(separator: " ").dropFirst(3).first == Substring(name) } }
+}
+
+/// A gesture spec of any kind, with the arbiter's relations.
+func gesture(_ id: String, _ kind: GestureKind, requireToFail: [String] = [], simultaneous: [String] = []) -> GestureSpec {
+    GestureSpec(id: id, kind: kind, requireToFail: requireToFail, recognizeSimultaneouslyWith: simultaneous)
+}
+
+func pan(_ id: String, minimum: Int = 1, maximum: Int? = nil, requireToFail: [String] = [], simultaneous: [String] = [],
+         configure: (inout PanParameters) -> Void = { _ in }) -> GestureSpec {
+    var p = PanParameters()
+    p.minimumNumberOfTouches = minimum
+    p.maximumNumberOfTouches = maximum
+    configure(&p)
+    return gesture(id, .pan(p), requireToFail: requireToFail, simultaneous: simultaneous)
+}

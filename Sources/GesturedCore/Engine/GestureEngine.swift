@@ -88,7 +88,7 @@ public struct GestureEngine: Sendable {
                 indexByName[spec.id] = slots.count
                 let empty = GestureSample(touches: 0, location: .zero, device: "", values: .none)
                 slots.append(Slot(name: spec.id, type: spec.kind.typeName, view: viewIndex, viewID: node.id,
-                                  recognizer: try Recognizer(kind: spec.kind), lastSample: empty))
+                                  recognizer: try Recognizer(kind: spec.kind, screen: screen), lastSample: empty))
             }
         }
         var order = 0
