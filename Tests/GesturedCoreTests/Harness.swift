@@ -107,3 +107,12 @@ func pan(_ id: String, minimum: Int = 1, maximum: Int? = nil, requireToFail: [St
     configure(&p)
     return gesture(id, .pan(p), requireToFail: requireToFail, simultaneous: simultaneous)
 }
+
+func swipe(_ id: String, _ directions: Set<SwipeDirection> = [.right], touches: Int = 1, requireToFail: [String] = [],
+           simultaneous: [String] = [], configure: (inout SwipeParameters) -> Void = { _ in }) -> GestureSpec {
+    var p = SwipeParameters()
+    p.direction = directions
+    p.numberOfTouchesRequired = touches
+    configure(&p)
+    return gesture(id, .swipe(p), requireToFail: requireToFail, simultaneous: simultaneous)
+}

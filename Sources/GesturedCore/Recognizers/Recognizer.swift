@@ -12,6 +12,7 @@
 /// Each recognizer's diagram is in docs/RECOGNIZERS.md; a change to one is a change to both.
 public enum Recognizer: Sendable {
     case tap(TapRecognizer)
+    case swipe(SwipeRecognizer)
     case pan(PanRecognizer)
 
     /// - Parameter screen: the screen's size in points, for recognizers that care where the
@@ -19,8 +20,9 @@ public enum Recognizer: Sendable {
     init(kind: GestureKind, screen: Size) throws(GestureEngine.BuildError) {
         switch kind {
         case .tap(let parameters): self = .tap(TapRecognizer(parameters))
+        case .swipe(let parameters): self = .swipe(SwipeRecognizer(parameters))
         case .pan(let parameters): self = .pan(PanRecognizer(parameters))
-        case .swipe, .pinch, .rotation, .longPress, .screenEdgePan:
+        case .pinch, .rotation, .longPress, .screenEdgePan:
             throw .unsupportedType(kind.typeName)
         }
     }
@@ -28,6 +30,7 @@ public enum Recognizer: Sendable {
     mutating func handle(_ updates: ArraySlice<TouchUpdate>, now: Instant) -> Proposal {
         switch consume self {
         case .tap(var r): let p = r.handle(updates, now: now); self = .tap(r); return p
+        case .swipe(var r): let p = r.handle(updates, now: now); self = .swipe(r); return p
         case .pan(var r): let p = r.handle(updates, now: now); self = .pan(r); return p
         }
     }
@@ -35,6 +38,7 @@ public enum Recognizer: Sendable {
     mutating func fire(now: Instant) -> Proposal {
         switch consume self {
         case .tap(var r): let p = r.fire(now: now); self = .tap(r); return p
+        case .swipe(var r): let p = r.fire(now: now); self = .swipe(r); return p
         case .pan(var r): let p = r.fire(now: now); self = .pan(r); return p
         }
     }
@@ -42,6 +46,7 @@ public enum Recognizer: Sendable {
     var deadline: Instant? {
         switch self {
         case .tap(let r): r.deadline
+        case .swipe(let r): r.deadline
         case .pan(let r): r.deadline
         }
     }
@@ -49,6 +54,7 @@ public enum Recognizer: Sendable {
     mutating func reset() {
         switch consume self {
         case .tap(var r): r.reset(); self = .tap(r)
+        case .swipe(var r): r.reset(); self = .swipe(r)
         case .pan(var r): r.reset(); self = .pan(r)
         }
     }
@@ -61,7 +67,7 @@ public enum Recognizer: Sendable {
         switch (self, other) {
         case (.tap(let a), .tap(let b)):
             a.parameters.numberOfTapsRequired >= b.parameters.numberOfTapsRequired
-        case (.tap, .pan), (.pan, _):
+        case (.tap, .swipe), (.tap, .pan), (.swipe, _), (.pan, _):
             true
         }
     }
@@ -71,7 +77,7 @@ public enum Recognizer: Sendable {
     var tapPrecedence: Int {
         switch self {
         case .tap(let r): r.parameters.numberOfTapsRequired
-        case .pan: 0
+        case .swipe, .pan: 0
         }
     }
 }
