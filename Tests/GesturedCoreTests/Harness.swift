@@ -116,3 +116,11 @@ func swipe(_ id: String, _ directions: Set<SwipeDirection> = [.right], touches: 
     configure(&p)
     return gesture(id, .swipe(p), requireToFail: requireToFail, simultaneous: simultaneous)
 }
+
+func edgePan(_ id: String, _ edges: Set<ScreenEdge>, requireToFail: [String] = [], simultaneous: [String] = [],
+             configure: (inout ScreenEdgePanParameters) -> Void = { _ in }) -> GestureSpec {
+    var p = ScreenEdgePanParameters()
+    p.edges = edges
+    configure(&p)
+    return gesture(id, .screenEdgePan(p), requireToFail: requireToFail, simultaneous: simultaneous)
+}

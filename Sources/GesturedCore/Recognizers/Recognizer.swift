@@ -14,6 +14,7 @@ public enum Recognizer: Sendable {
     case tap(TapRecognizer)
     case swipe(SwipeRecognizer)
     case pan(PanRecognizer)
+    case screenEdgePan(ScreenEdgePanRecognizer)
 
     /// - Parameter screen: the screen's size in points, for recognizers that care where the
     ///   screen's edges are.
@@ -22,7 +23,8 @@ public enum Recognizer: Sendable {
         case .tap(let parameters): self = .tap(TapRecognizer(parameters))
         case .swipe(let parameters): self = .swipe(SwipeRecognizer(parameters))
         case .pan(let parameters): self = .pan(PanRecognizer(parameters))
-        case .pinch, .rotation, .longPress, .screenEdgePan:
+        case .screenEdgePan(let parameters): self = .screenEdgePan(ScreenEdgePanRecognizer(parameters, screen: screen))
+        case .pinch, .rotation, .longPress:
             throw .unsupportedType(kind.typeName)
         }
     }
@@ -32,6 +34,7 @@ public enum Recognizer: Sendable {
         case .tap(var r): let p = r.handle(updates, now: now); self = .tap(r); return p
         case .swipe(var r): let p = r.handle(updates, now: now); self = .swipe(r); return p
         case .pan(var r): let p = r.handle(updates, now: now); self = .pan(r); return p
+        case .screenEdgePan(var r): let p = r.handle(updates, now: now); self = .screenEdgePan(r); return p
         }
     }
 
@@ -40,6 +43,7 @@ public enum Recognizer: Sendable {
         case .tap(var r): let p = r.fire(now: now); self = .tap(r); return p
         case .swipe(var r): let p = r.fire(now: now); self = .swipe(r); return p
         case .pan(var r): let p = r.fire(now: now); self = .pan(r); return p
+        case .screenEdgePan(var r): let p = r.fire(now: now); self = .screenEdgePan(r); return p
         }
     }
 
@@ -48,6 +52,7 @@ public enum Recognizer: Sendable {
         case .tap(let r): r.deadline
         case .swipe(let r): r.deadline
         case .pan(let r): r.deadline
+        case .screenEdgePan(let r): r.deadline
         }
     }
 
@@ -56,6 +61,7 @@ public enum Recognizer: Sendable {
         case .tap(var r): r.reset(); self = .tap(r)
         case .swipe(var r): r.reset(); self = .swipe(r)
         case .pan(var r): r.reset(); self = .pan(r)
+        case .screenEdgePan(var r): r.reset(); self = .screenEdgePan(r)
         }
     }
 
@@ -67,7 +73,7 @@ public enum Recognizer: Sendable {
         switch (self, other) {
         case (.tap(let a), .tap(let b)):
             a.parameters.numberOfTapsRequired >= b.parameters.numberOfTapsRequired
-        case (.tap, .swipe), (.tap, .pan), (.swipe, _), (.pan, _):
+        case (.tap, .swipe), (.tap, .pan), (.tap, .screenEdgePan), (.swipe, _), (.pan, _), (.screenEdgePan, _):
             true
         }
     }
@@ -77,7 +83,7 @@ public enum Recognizer: Sendable {
     var tapPrecedence: Int {
         switch self {
         case .tap(let r): r.parameters.numberOfTapsRequired
-        case .swipe, .pan: 0
+        case .swipe, .pan, .screenEdgePan: 0
         }
     }
 }
