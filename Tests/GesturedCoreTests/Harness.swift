@@ -124,3 +124,29 @@ func edgePan(_ id: String, _ edges: Set<ScreenEdge>, requireToFail: [String] = [
     configure(&p)
     return gesture(id, .screenEdgePan(p), requireToFail: requireToFail, simultaneous: simultaneous)
 }
+
+func pinch(_ id: String, requireToFail: [String] = [], simultaneous: [String] = [],
+           configure: (inout PinchParameters) -> Void = { _ in }) -> GestureSpec {
+    var p = PinchParameters()
+    configure(&p)
+    return gesture(id, .pinch(p), requireToFail: requireToFail, simultaneous: simultaneous)
+}
+
+func rotation(_ id: String, requireToFail: [String] = [], simultaneous: [String] = [],
+              configure: (inout RotationParameters) -> Void = { _ in }) -> GestureSpec {
+    var p = RotationParameters()
+    configure(&p)
+    return gesture(id, .rotation(p), requireToFail: requireToFail, simultaneous: simultaneous)
+}
+
+extension EngineScript {
+    /// The value of `key=` in each line (nil where absent).
+    func values(_ key: String) -> [Double?] {
+        lines.map { line in
+            line.split(separator: " ").first { $0.hasPrefix(key + "=") }.flatMap { Double($0.dropFirst(key.count + 1)) }
+        }
+    }
+
+    /// The state (began, changed, ...) of each line.
+    var states: [String] { lines.map { String($0.split(separator: " ")[2]) } }
+}

@@ -103,3 +103,29 @@ struct NumericTruthTests {
         #expect((v.velocity.x + 600).magnitude < 1e-6)
     }
 }
+
+/// Whole-engine truths: the values a client reads at the end of a known movement.
+struct EngineNumericTruthTests {
+    @Test func twoFingersSpreadingFrom200To400ReadScale2() throws {
+        var s = try EngineScript([ViewSpec(id: "root", gestures: [pinch("z")])])
+        s.frame(at: 0, [(1, .began, Point(x: 400, y: 500)), (2, .began, Point(x: 600, y: 500))])
+        for i in 1...20 {
+            let d = 5 * Double(i)
+            s.frame(at: 10 * Double(i), [(1, .moved, Point(x: 400 - d, y: 500)), (2, .moved, Point(x: 600 + d, y: 500))])
+        }
+        s.frame(at: 210, [(1, .ended, nil), (2, .ended, nil)])
+        #expect(s.states.last == "ended")
+        #expect((s.values("scale").last!! - 2).magnitude <= 0.001)
+        // 0.05 scale per 10 ms while moving.
+        #expect((s.values("velocity").dropLast().last!! - 5).magnitude <= 0.05)
+    }
+
+    @Test func steadyDragAt500PointsPerSecond() throws {
+        var s = try EngineScript([ViewSpec(id: "root", gestures: [pan("p")])])
+        s.down(1, 100, 100, at: 0)
+        for i in 1...30 { s.move(1, 100 + 5 * Double(i), 100, at: 10 * Double(i)) }   // 5 pt per 10 ms
+        let v = s.values("velocityX").compactMap { $0 }
+        #expect(!v.isEmpty)
+        for value in v { #expect((value - 500).magnitude <= 5) }
+    }
+}

@@ -14,6 +14,7 @@ public enum Recognizer: Sendable {
     case tap(TapRecognizer)
     case swipe(SwipeRecognizer)
     case pan(PanRecognizer)
+    case pinch(PinchRecognizer)
     case screenEdgePan(ScreenEdgePanRecognizer)
 
     /// - Parameter screen: the screen's size in points, for recognizers that care where the
@@ -23,8 +24,9 @@ public enum Recognizer: Sendable {
         case .tap(let parameters): self = .tap(TapRecognizer(parameters))
         case .swipe(let parameters): self = .swipe(SwipeRecognizer(parameters))
         case .pan(let parameters): self = .pan(PanRecognizer(parameters))
+        case .pinch(let parameters): self = .pinch(PinchRecognizer(parameters))
         case .screenEdgePan(let parameters): self = .screenEdgePan(ScreenEdgePanRecognizer(parameters, screen: screen))
-        case .pinch, .rotation, .longPress:
+        case .rotation, .longPress:
             throw .unsupportedType(kind.typeName)
         }
     }
@@ -34,6 +36,7 @@ public enum Recognizer: Sendable {
         case .tap(var r): let p = r.handle(updates, now: now); self = .tap(r); return p
         case .swipe(var r): let p = r.handle(updates, now: now); self = .swipe(r); return p
         case .pan(var r): let p = r.handle(updates, now: now); self = .pan(r); return p
+        case .pinch(var r): let p = r.handle(updates, now: now); self = .pinch(r); return p
         case .screenEdgePan(var r): let p = r.handle(updates, now: now); self = .screenEdgePan(r); return p
         }
     }
@@ -43,6 +46,7 @@ public enum Recognizer: Sendable {
         case .tap(var r): let p = r.fire(now: now); self = .tap(r); return p
         case .swipe(var r): let p = r.fire(now: now); self = .swipe(r); return p
         case .pan(var r): let p = r.fire(now: now); self = .pan(r); return p
+        case .pinch(var r): let p = r.fire(now: now); self = .pinch(r); return p
         case .screenEdgePan(var r): let p = r.fire(now: now); self = .screenEdgePan(r); return p
         }
     }
@@ -52,6 +56,7 @@ public enum Recognizer: Sendable {
         case .tap(let r): r.deadline
         case .swipe(let r): r.deadline
         case .pan(let r): r.deadline
+        case .pinch(let r): r.deadline
         case .screenEdgePan(let r): r.deadline
         }
     }
@@ -61,6 +66,7 @@ public enum Recognizer: Sendable {
         case .tap(var r): r.reset(); self = .tap(r)
         case .swipe(var r): r.reset(); self = .swipe(r)
         case .pan(var r): r.reset(); self = .pan(r)
+        case .pinch(var r): r.reset(); self = .pinch(r)
         case .screenEdgePan(var r): r.reset(); self = .screenEdgePan(r)
         }
     }
@@ -73,7 +79,7 @@ public enum Recognizer: Sendable {
         switch (self, other) {
         case (.tap(let a), .tap(let b)):
             a.parameters.numberOfTapsRequired >= b.parameters.numberOfTapsRequired
-        case (.tap, .swipe), (.tap, .pan), (.tap, .screenEdgePan), (.swipe, _), (.pan, _), (.screenEdgePan, _):
+        case (.tap, .swipe), (.tap, .pan), (.tap, .screenEdgePan), (.tap, .pinch), (.swipe, _), (.pan, _), (.screenEdgePan, _), (.pinch, _):
             true
         }
     }
@@ -83,7 +89,7 @@ public enum Recognizer: Sendable {
     var tapPrecedence: Int {
         switch self {
         case .tap(let r): r.parameters.numberOfTapsRequired
-        case .swipe, .pan, .screenEdgePan: 0
+        case .swipe, .pan, .screenEdgePan, .pinch: 0
         }
     }
 }
