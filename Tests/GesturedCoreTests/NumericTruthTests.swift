@@ -120,6 +120,17 @@ struct EngineNumericTruthTests {
         #expect((s.values("velocity").dropLast().last!! - 5).magnitude <= 0.05)
     }
 
+    @Test(arguments: [(1.0, Double.pi / 2), (-1.0, -Double.pi / 2)])
+    func quarterTurn(direction: Double, expected: Double) throws {
+        var s = try EngineScript([ViewSpec(id: "root", gestures: [rotation("r")])])
+        // Clockwise on screen (y down): the touch on the right moves down, the one on the left up.
+        RotationRecognizerTests.turn(&s, from: 0, by: direction * Double.pi / 2 / 30, frames: 30)
+        #expect(s.states.last == "ended")
+        #expect((s.values("rotation").last!! - expected).magnitude <= 1e-3)
+        // A clockwise quarter turn moves touch 2 from (600, 500) down to (500, 600).
+        #expect(RotationRecognizerTests.onCircle(Double.pi / 2).y > 500)
+    }
+
     @Test func steadyDragAt500PointsPerSecond() throws {
         var s = try EngineScript([ViewSpec(id: "root", gestures: [pan("p")])])
         s.down(1, 100, 100, at: 0)

@@ -14,6 +14,7 @@ public enum Recognizer: Sendable {
     case tap(TapRecognizer)
     case swipe(SwipeRecognizer)
     case pan(PanRecognizer)
+    case rotation(RotationRecognizer)
     case pinch(PinchRecognizer)
     case screenEdgePan(ScreenEdgePanRecognizer)
 
@@ -24,9 +25,10 @@ public enum Recognizer: Sendable {
         case .tap(let parameters): self = .tap(TapRecognizer(parameters))
         case .swipe(let parameters): self = .swipe(SwipeRecognizer(parameters))
         case .pan(let parameters): self = .pan(PanRecognizer(parameters))
+        case .rotation(let parameters): self = .rotation(RotationRecognizer(parameters))
         case .pinch(let parameters): self = .pinch(PinchRecognizer(parameters))
         case .screenEdgePan(let parameters): self = .screenEdgePan(ScreenEdgePanRecognizer(parameters, screen: screen))
-        case .rotation, .longPress:
+        case .longPress:
             throw .unsupportedType(kind.typeName)
         }
     }
@@ -36,6 +38,7 @@ public enum Recognizer: Sendable {
         case .tap(var r): let p = r.handle(updates, now: now); self = .tap(r); return p
         case .swipe(var r): let p = r.handle(updates, now: now); self = .swipe(r); return p
         case .pan(var r): let p = r.handle(updates, now: now); self = .pan(r); return p
+        case .rotation(var r): let p = r.handle(updates, now: now); self = .rotation(r); return p
         case .pinch(var r): let p = r.handle(updates, now: now); self = .pinch(r); return p
         case .screenEdgePan(var r): let p = r.handle(updates, now: now); self = .screenEdgePan(r); return p
         }
@@ -46,6 +49,7 @@ public enum Recognizer: Sendable {
         case .tap(var r): let p = r.fire(now: now); self = .tap(r); return p
         case .swipe(var r): let p = r.fire(now: now); self = .swipe(r); return p
         case .pan(var r): let p = r.fire(now: now); self = .pan(r); return p
+        case .rotation(var r): let p = r.fire(now: now); self = .rotation(r); return p
         case .pinch(var r): let p = r.fire(now: now); self = .pinch(r); return p
         case .screenEdgePan(var r): let p = r.fire(now: now); self = .screenEdgePan(r); return p
         }
@@ -56,6 +60,7 @@ public enum Recognizer: Sendable {
         case .tap(let r): r.deadline
         case .swipe(let r): r.deadline
         case .pan(let r): r.deadline
+        case .rotation(let r): r.deadline
         case .pinch(let r): r.deadline
         case .screenEdgePan(let r): r.deadline
         }
@@ -66,6 +71,7 @@ public enum Recognizer: Sendable {
         case .tap(var r): r.reset(); self = .tap(r)
         case .swipe(var r): r.reset(); self = .swipe(r)
         case .pan(var r): r.reset(); self = .pan(r)
+        case .rotation(var r): r.reset(); self = .rotation(r)
         case .pinch(var r): r.reset(); self = .pinch(r)
         case .screenEdgePan(var r): r.reset(); self = .screenEdgePan(r)
         }
@@ -79,7 +85,7 @@ public enum Recognizer: Sendable {
         switch (self, other) {
         case (.tap(let a), .tap(let b)):
             a.parameters.numberOfTapsRequired >= b.parameters.numberOfTapsRequired
-        case (.tap, .swipe), (.tap, .pan), (.tap, .screenEdgePan), (.tap, .pinch), (.swipe, _), (.pan, _), (.screenEdgePan, _), (.pinch, _):
+        case (.tap, .swipe), (.tap, .pan), (.tap, .screenEdgePan), (.tap, .pinch), (.tap, .rotation), (.swipe, _), (.pan, _), (.screenEdgePan, _), (.pinch, _), (.rotation, _):
             true
         }
     }
@@ -89,7 +95,7 @@ public enum Recognizer: Sendable {
     var tapPrecedence: Int {
         switch self {
         case .tap(let r): r.parameters.numberOfTapsRequired
-        case .swipe, .pan, .screenEdgePan, .pinch: 0
+        case .swipe, .pan, .screenEdgePan, .pinch, .rotation: 0
         }
     }
 }
