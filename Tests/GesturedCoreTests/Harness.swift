@@ -150,3 +150,12 @@ extension EngineScript {
     /// The state (began, changed, ...) of each line.
     var states: [String] { lines.map { String($0.split(separator: " ")[2]) } }
 }
+
+func longPress(_ id: String, touches: Int = 1, taps: Int = 0, requireToFail: [String] = [], simultaneous: [String] = [],
+               configure: (inout LongPressParameters) -> Void = { _ in }) -> GestureSpec {
+    var p = LongPressParameters()
+    p.numberOfTouchesRequired = touches
+    p.numberOfTapsRequired = taps
+    configure(&p)
+    return gesture(id, .longPress(p), requireToFail: requireToFail, simultaneous: simultaneous)
+}

@@ -14,6 +14,7 @@ public enum Recognizer: Sendable {
     case tap(TapRecognizer)
     case swipe(SwipeRecognizer)
     case pan(PanRecognizer)
+    case longPress(LongPressRecognizer)
     case rotation(RotationRecognizer)
     case pinch(PinchRecognizer)
     case screenEdgePan(ScreenEdgePanRecognizer)
@@ -25,11 +26,10 @@ public enum Recognizer: Sendable {
         case .tap(let parameters): self = .tap(TapRecognizer(parameters))
         case .swipe(let parameters): self = .swipe(SwipeRecognizer(parameters))
         case .pan(let parameters): self = .pan(PanRecognizer(parameters))
+        case .longPress(let parameters): self = .longPress(LongPressRecognizer(parameters))
         case .rotation(let parameters): self = .rotation(RotationRecognizer(parameters))
         case .pinch(let parameters): self = .pinch(PinchRecognizer(parameters))
         case .screenEdgePan(let parameters): self = .screenEdgePan(ScreenEdgePanRecognizer(parameters, screen: screen))
-        case .longPress:
-            throw .unsupportedType(kind.typeName)
         }
     }
 
@@ -38,6 +38,7 @@ public enum Recognizer: Sendable {
         case .tap(var r): let p = r.handle(updates, now: now); self = .tap(r); return p
         case .swipe(var r): let p = r.handle(updates, now: now); self = .swipe(r); return p
         case .pan(var r): let p = r.handle(updates, now: now); self = .pan(r); return p
+        case .longPress(var r): let p = r.handle(updates, now: now); self = .longPress(r); return p
         case .rotation(var r): let p = r.handle(updates, now: now); self = .rotation(r); return p
         case .pinch(var r): let p = r.handle(updates, now: now); self = .pinch(r); return p
         case .screenEdgePan(var r): let p = r.handle(updates, now: now); self = .screenEdgePan(r); return p
@@ -49,6 +50,7 @@ public enum Recognizer: Sendable {
         case .tap(var r): let p = r.fire(now: now); self = .tap(r); return p
         case .swipe(var r): let p = r.fire(now: now); self = .swipe(r); return p
         case .pan(var r): let p = r.fire(now: now); self = .pan(r); return p
+        case .longPress(var r): let p = r.fire(now: now); self = .longPress(r); return p
         case .rotation(var r): let p = r.fire(now: now); self = .rotation(r); return p
         case .pinch(var r): let p = r.fire(now: now); self = .pinch(r); return p
         case .screenEdgePan(var r): let p = r.fire(now: now); self = .screenEdgePan(r); return p
@@ -60,6 +62,7 @@ public enum Recognizer: Sendable {
         case .tap(let r): r.deadline
         case .swipe(let r): r.deadline
         case .pan(let r): r.deadline
+        case .longPress(let r): r.deadline
         case .rotation(let r): r.deadline
         case .pinch(let r): r.deadline
         case .screenEdgePan(let r): r.deadline
@@ -71,6 +74,7 @@ public enum Recognizer: Sendable {
         case .tap(var r): r.reset(); self = .tap(r)
         case .swipe(var r): r.reset(); self = .swipe(r)
         case .pan(var r): r.reset(); self = .pan(r)
+        case .longPress(var r): r.reset(); self = .longPress(r)
         case .rotation(var r): r.reset(); self = .rotation(r)
         case .pinch(var r): r.reset(); self = .pinch(r)
         case .screenEdgePan(var r): r.reset(); self = .screenEdgePan(r)
@@ -85,7 +89,7 @@ public enum Recognizer: Sendable {
         switch (self, other) {
         case (.tap(let a), .tap(let b)):
             a.parameters.numberOfTapsRequired >= b.parameters.numberOfTapsRequired
-        case (.tap, .swipe), (.tap, .pan), (.tap, .screenEdgePan), (.tap, .pinch), (.tap, .rotation), (.swipe, _), (.pan, _), (.screenEdgePan, _), (.pinch, _), (.rotation, _):
+        case (.tap, .swipe), (.tap, .pan), (.tap, .screenEdgePan), (.tap, .pinch), (.tap, .rotation), (.tap, .longPress), (.swipe, _), (.pan, _), (.screenEdgePan, _), (.pinch, _), (.rotation, _), (.longPress, _):
             true
         }
     }
@@ -95,7 +99,7 @@ public enum Recognizer: Sendable {
     var tapPrecedence: Int {
         switch self {
         case .tap(let r): r.parameters.numberOfTapsRequired
-        case .swipe, .pan, .screenEdgePan, .pinch, .rotation: 0
+        case .swipe, .pan, .screenEdgePan, .pinch, .rotation, .longPress: 0
         }
     }
 }
