@@ -21,11 +21,14 @@ extension ConfigLoader {
                 { id: "doubleTap", type: "tap", numberOfTapsRequired: 2 },
                 { id: "twoFingerTap", type: "tap", numberOfTouchesRequired: 2 },
                 { id: "longPress", type: "longPress" },
+                // Swipe before pan: both decide at about 10 pt, and on the same frame the one
+                // listed first wins, so a quick flick is a swipe and a slower drag a pan
+                // (docs/RECOGNIZERS.md). Listed after the pan, the swipe could never win.
+                { id: "swipe", type: "swipe", direction: ["left", "right", "up", "down"] },
                 { id: "pan", type: "pan" },
                 // Pinch and rotation are two readings of the same two fingers: allow both at once.
                 { id: "pinch", type: "pinch", recognizeSimultaneouslyWith: ["rotation"] },
                 { id: "rotation", type: "rotation" },
-                { id: "swipe", type: "swipe", direction: ["left", "right", "up", "down"] },
               ],
             },
           ],

@@ -12,8 +12,8 @@ enum GestureKeys {
         ("swipe", ["direction", "numberOfTouchesRequired", "minimumDistance", "minimumVelocity", "maximumDuration",
                    "angleTolerance"]),
         ("pan", ["minimumNumberOfTouches", "maximumNumberOfTouches", "slop"]),
-        ("pinch", []),
-        ("rotation", []),
+        ("pinch", ["slop"]),
+        ("rotation", ["slop"]),
         ("longPress", ["minimumPressDuration", "allowableMovement", "numberOfTouchesRequired", "numberOfTapsRequired",
                        "maximumTapInterval"]),
         ("screenEdgePan", ["edges", "edgeZoneWidth", "slop"]),
@@ -113,9 +113,14 @@ extension DocumentReader {
             if let v = distance(m["slop"]) { p.slop = v }
             return .pan(p)
         case "pinch":
-            return .pinch(PinchParameters())
+            var p = PinchParameters()
+            if let v = distance(m["slop"]) { p.slop = v }
+            return .pinch(p)
         case "rotation":
-            return .rotation(RotationParameters())
+            var p = RotationParameters()
+            // Radians; a turn of π or more could never be told from the opposite turn.
+            if let v = number(m["slop"], minimum: 0, maximum: Double.pi) { p.slop = v }
+            return .rotation(p)
         case "longPress":
             var p = LongPressParameters()
             if let v = duration(m["minimumPressDuration"]) { p.minimumPressDuration = v }

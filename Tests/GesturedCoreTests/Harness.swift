@@ -76,3 +76,86 @@ func tap(_ id: String, taps: Int = 1, touches: Int = 1, requireToFail: [String] 
 }
 
 func frame(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Rect { Rect(x: x, y: y, width: w, height: h) }
+
+extension EngineScript {
+    /// Moves touch `id` in a straight line from (x, y) by (dx, dy) in `steps` equal moves, one
+    /// every `every` ms starting at `ms + every`; returns the time of the last move.
+    @discardableResult
+    mutating func drag(_ id: UInt64, from x: Double, _ y: Double, by dx: Double, _ dy: Double,
+                       steps: Int, at ms: Double, every: Double = 10) -> Double {
+        for i in 1...steps {
+            let f = Double(i) / Double(steps)
+            move(id, x + dx * f, y + dy * f, at: ms + every * Double(i))
+        }
+        return ms + every * Double(steps)
+    }
+
+    /// Lines whose gesture name is `name`.
+    func brief(of name: String) -> [String] { brief.filter { $0.split(separator: " ").dropFirst(3).first == Substring(name) } }
+}
+
+/// A gesture spec of any kind, with the arbiter's relations.
+func gesture(_ id: String, _ kind: GestureKind, requireToFail: [String] = [], simultaneous: [String] = []) -> GestureSpec {
+    GestureSpec(id: id, kind: kind, requireToFail: requireToFail, recognizeSimultaneouslyWith: simultaneous)
+}
+
+func pan(_ id: String, minimum: Int = 1, maximum: Int? = nil, requireToFail: [String] = [], simultaneous: [String] = [],
+         configure: (inout PanParameters) -> Void = { _ in }) -> GestureSpec {
+    var p = PanParameters()
+    p.minimumNumberOfTouches = minimum
+    p.maximumNumberOfTouches = maximum
+    configure(&p)
+    return gesture(id, .pan(p), requireToFail: requireToFail, simultaneous: simultaneous)
+}
+
+func swipe(_ id: String, _ directions: Set<SwipeDirection> = [.right], touches: Int = 1, requireToFail: [String] = [],
+           simultaneous: [String] = [], configure: (inout SwipeParameters) -> Void = { _ in }) -> GestureSpec {
+    var p = SwipeParameters()
+    p.direction = directions
+    p.numberOfTouchesRequired = touches
+    configure(&p)
+    return gesture(id, .swipe(p), requireToFail: requireToFail, simultaneous: simultaneous)
+}
+
+func edgePan(_ id: String, _ edges: Set<ScreenEdge>, requireToFail: [String] = [], simultaneous: [String] = [],
+             configure: (inout ScreenEdgePanParameters) -> Void = { _ in }) -> GestureSpec {
+    var p = ScreenEdgePanParameters()
+    p.edges = edges
+    configure(&p)
+    return gesture(id, .screenEdgePan(p), requireToFail: requireToFail, simultaneous: simultaneous)
+}
+
+func pinch(_ id: String, requireToFail: [String] = [], simultaneous: [String] = [],
+           configure: (inout PinchParameters) -> Void = { _ in }) -> GestureSpec {
+    var p = PinchParameters()
+    configure(&p)
+    return gesture(id, .pinch(p), requireToFail: requireToFail, simultaneous: simultaneous)
+}
+
+func rotation(_ id: String, requireToFail: [String] = [], simultaneous: [String] = [],
+              configure: (inout RotationParameters) -> Void = { _ in }) -> GestureSpec {
+    var p = RotationParameters()
+    configure(&p)
+    return gesture(id, .rotation(p), requireToFail: requireToFail, simultaneous: simultaneous)
+}
+
+extension EngineScript {
+    /// The value of `key=` in each line (nil where absent).
+    func values(_ key: String) -> [Double?] {
+        lines.map { line in
+            line.split(separator: " ").first { $0.hasPrefix(key + "=") }.flatMap { Double($0.dropFirst(key.count + 1)) }
+        }
+    }
+
+    /// The state (began, changed, ...) of each line.
+    var states: [String] { lines.map { String($0.split(separator: " ")[2]) } }
+}
+
+func longPress(_ id: String, touches: Int = 1, taps: Int = 0, requireToFail: [String] = [], simultaneous: [String] = [],
+               configure: (inout LongPressParameters) -> Void = { _ in }) -> GestureSpec {
+    var p = LongPressParameters()
+    p.numberOfTouchesRequired = touches
+    p.numberOfTapsRequired = taps
+    configure(&p)
+    return gesture(id, .longPress(p), requireToFail: requireToFail, simultaneous: simultaneous)
+}

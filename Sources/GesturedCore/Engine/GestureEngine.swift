@@ -88,7 +88,7 @@ public struct GestureEngine: Sendable {
                 indexByName[spec.id] = slots.count
                 let empty = GestureSample(touches: 0, location: .zero, device: "", values: .none)
                 slots.append(Slot(name: spec.id, type: spec.kind.typeName, view: viewIndex, viewID: node.id,
-                                  recognizer: try Recognizer(kind: spec.kind), lastSample: empty))
+                                  recognizer: try Recognizer(kind: spec.kind, screen: screen), lastSample: empty))
             }
         }
         var order = 0
@@ -220,7 +220,11 @@ public struct GestureEngine: Sendable {
     /// Applies the collected proposals in winning order, then releases or fails the recognizers
     /// waiting on `requireToFail` until nothing changes.
     private mutating func settle(now: Instant, into events: inout [GestureEvent]) {
-        for (index, proposal) in proposals { apply(proposal, to: index, now: now, into: &events) }
+        // A recognizer forced out by an earlier proposal of this same frame (exclusivity) made
+        // its own proposal before it knew: it is moot, not a recognizer bug.
+        for (index, proposal) in proposals where slots[index].isListening {
+            apply(proposal, to: index, now: now, into: &events)
+        }
         proposals.removeAll(keepingCapacity: true)
         var changed = true
         while changed {

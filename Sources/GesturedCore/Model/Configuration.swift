@@ -152,10 +152,14 @@ public struct PanParameters: Hashable, Sendable {
 }
 
 public struct PinchParameters: Hashable, Sendable {
+    /// Change of the span between the two touches, in points, that makes the pinch begin.
+    public var slop = GestureDefaults.pinchSlop
     public init() {}
 }
 
 public struct RotationParameters: Hashable, Sendable {
+    /// Turn of the two touches, in radians, that makes the rotation begin.
+    public var slop = GestureDefaults.rotationSlop
     public init() {}
 }
 

@@ -31,6 +31,29 @@ public enum GestureDefaults {
     /// 10 px (Flutter's `kTouchSlop` is 18 logical px).
     public static let panSlop = 10.0
 
+    // MARK: Pinch and rotation
+
+    /// Change of the two touches' span that makes a pinch begin, 10 pt. Source: Flutter's
+    /// `kScaleSlop = kTouchSlop`, i.e. the scale slop is the touch slop; ours is `panSlop` (10 pt).
+    public static let pinchSlop = 10.0
+    /// Turn of the line between the two touches that makes a rotation begin, 0.1 rad (≈ 5.7°).
+    /// Source: none published (UIKit's is observed to be a few degrees; Hammer.js `rotate.threshold`
+    /// is 0°). Chosen so that on a typical 200 pt two-finger span each finger has moved the
+    /// 10 pt touch slop (`panSlop`) along its arc when the rotation begins.
+    public static let rotationSlop = 0.1
+
+    // MARK: Velocity
+
+    /// Samples older than this, counted back from the newest, do not count towards a velocity,
+    /// 100 ms. Source: Flutter `VelocityTracker._horizonMilliseconds`.
+    public static let velocityHorizon = Interval.milliseconds(100)
+    /// A gap this long between two consecutive samples means the touch stopped: older samples do
+    /// not count, 40 ms. Source: Flutter `VelocityTracker._assumePointerMoveStoppedMilliseconds`.
+    public static let velocityStopGap = Interval.milliseconds(40)
+    /// Fewest samples in the window for a velocity estimate; fewer give 0, 3.
+    /// Source: Flutter `VelocityTracker._minSampleSize`.
+    public static let minimumVelocitySamples = 3
+
     // MARK: Swipe
 
     /// Minimum distance of a swipe, 10 pt. Source: Hammer.js `swipe.threshold` 10 px.

@@ -1,0 +1,130 @@
+/// UIKit's `UIPanGestureRecognizer`: between `minimumNumberOfTouches` and
+/// `maximumNumberOfTouches` touches dragging together. Continuous.
+///
+/// - Begins when the centroid has moved more than `slop` from where the touches went down, with a
+///   touch count in range; the translation at `began` already holds that distance.
+/// - While fewer than the minimum are down, the reference follows the centroid (translation stays
+///   0): movement counts only once enough fingers are down.
+/// - A finger added or lifted re-bases the reference (`TouchGroup`), so translation continues.
+/// - Before it began, more touches than the maximum fail it; after, extra touches are ignored.
+/// - Ends when the count of its touches falls below the minimum (for the default minimum of 1:
+///   when the last finger lifts), with the release velocity; a cancelled touch cancels it.
+/// See docs/RECOGNIZERS.md for the diagram; a change to one is a change to both.
+public struct PanRecognizer: Sendable {
+    public let parameters: PanParameters
+
+    enum State: Sendable {
+        /// No touch yet.
+        case idle
+        /// Touches down, not yet past the slop.
+        case tracking
+        /// Began; `changed` on every frame that moves its touches.
+        case running
+        /// Ended, cancelled or failed: deaf until reset.
+        case finished
+    }
+
+    private(set) var state = State.idle
+    private var touches = TouchGroup()
+    private var velocity = VelocityTracker()
+    private var device = ""
+    /// Touches lifted during the current frame, while running.
+    private var lifted: [TouchID] = []
+
+    init(_ parameters: PanParameters) { self.parameters = parameters }
+
+    var deadline: Instant? { nil }
+
+    mutating func reset() {
+        state = .idle
+        touches.removeAll()
+        velocity.removeAll()
+    }
+
+    mutating func fire(now: Instant) -> Proposal { .none }
+
+    mutating func handle(_ updates: ArraySlice<TouchUpdate>, now: Instant) -> Proposal {
+        var moved = false
+        lifted.removeAll(keepingCapacity: true)
+        for update in updates {
+            device = update.device
+            let proposal = handle(update, now: now, moved: &moved)
+            if case .none = proposal { continue }
+            state = .finished
+            return proposal
+        }
+        switch state {
+        case .idle, .finished:
+            return .none
+        case .running where !lifted.isEmpty:
+            // Lifts are applied after the frame, so fingers lifting together end the pan together,
+            // reported with all of them.
+            velocity.add(now, x: touches.translation.dx, y: touches.translation.dy)
+            if touches.count - lifted.count < parameters.minimumNumberOfTouches {
+                state = .finished
+                return .end(sample())
+            }
+            for id in lifted { touches.remove(id) }
+            return .change(sample())
+        case .tracking:
+            velocity.add(now, x: touches.translation.dx, y: touches.translation.dy)
+            guard inRange(touches.count), touches.translation.length > parameters.slop else { return .none }
+            state = .running
+            return .begin(sample())
+        case .running:
+            guard moved else { return .none }
+            velocity.add(now, x: touches.translation.dx, y: touches.translation.dy)
+            return .change(sample())
+        }
+    }
+
+    /// One update; a proposal other than `.none` finishes the recognizer.
+    private mutating func handle(_ update: TouchUpdate, now: Instant, moved: inout Bool) -> Proposal {
+        switch (state, update.phase) {
+        case (.finished, _):
+            return .none
+        case (.idle, .began):
+            touches.add(update.id, at: update.location)
+            state = .tracking
+        case (.idle, .moved), (.idle, .ended), (.idle, .cancelled):
+            // A touch that went down before this recognizer was listening: not part of the pan.
+            return .none
+        case (.tracking, .began):
+            touches.add(update.id, at: update.location)
+            if let maximum = parameters.maximumNumberOfTouches, touches.count > maximum { return .fail }
+        case (.tracking, .moved):
+            touches.move(update.id, to: update.location)
+        case (.tracking, .ended):
+            touches.move(update.id, to: update.location)
+            touches.remove(update.id)
+            if touches.isEmpty { return .fail }
+        case (.tracking, .cancelled):
+            if touches.contains(update.id) { return .fail }
+        case (.running, .began):
+            // Beyond the maximum, a finger is ignored; within it, it joins without a jump.
+            guard parameters.maximumNumberOfTouches.map({ touches.count < $0 }) ?? true else { return .none }
+            touches.add(update.id, at: update.location)
+            moved = true
+        case (.running, .moved):
+            if touches.move(update.id, to: update.location) { moved = true }
+        case (.running, .ended):
+            if touches.move(update.id, to: update.location) { lifted.append(update.id) }
+        case (.running, .cancelled):
+            if touches.contains(update.id) { return .cancel }
+        }
+        if case .tracking = state, touches.count < parameters.minimumNumberOfTouches {
+            touches.restartTranslation()
+        }
+        return .none
+    }
+
+    private func inRange(_ count: Int) -> Bool {
+        count >= parameters.minimumNumberOfTouches && parameters.maximumNumberOfTouches.map { count <= $0 } ?? true
+    }
+
+    private func sample() -> GestureSample {
+        let v = velocity.velocity
+        return GestureSample(touches: touches.count, location: touches.centroid, device: device,
+                             values: .pan(translation: touches.translation, velocity: Vector(dx: v.x, dy: v.y)))
+    }
+}

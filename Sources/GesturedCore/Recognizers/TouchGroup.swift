@@ -1,0 +1,72 @@
+/// The touches a recognizer follows, in the order they went down, with a translation that is
+/// re-based whenever one is added or removed.
+///
+/// SEMANTICS.md, "Reference points": translation is measured from where the touches went down,
+/// and a finger added or lifted mid-gesture must not make it jump. The centroid does jump when the
+/// set of touches changes, so `origin` moves by the same amount: `translation = centroid − origin`
+/// is the same just before and just after the change.
+struct TouchGroup: Sendable {
+    struct Member: Sendable {
+        var id: TouchID
+        /// Where this touch went down.
+        var down: Point
+        var location: Point
+    }
+
+    private(set) var members: [Member] = []
+    /// `translation = centroid − origin`.
+    private var origin = Point.zero
+
+    init() { members.reserveCapacity(5) }
+
+    var count: Int { members.count }
+    var isEmpty: Bool { members.isEmpty }
+
+    func contains(_ id: TouchID) -> Bool { members.contains { $0.id == id } }
+
+    func member(_ id: TouchID) -> Member? { members.first { $0.id == id } }
+
+    /// Mean location of the touches (`.zero` when there are none).
+    var centroid: Point {
+        guard !members.isEmpty else { return .zero }
+        var x = 0.0, y = 0.0
+        for m in members { x += m.location.x; y += m.location.y }
+        let n = Double(members.count)
+        return Point(x: x / n, y: y / n)
+    }
+
+    var translation: Vector { members.isEmpty ? .zero : centroid - origin }
+
+    /// Adds a touch that went down at `location`, keeping the translation.
+    mutating func add(_ id: TouchID, at location: Point) {
+        let kept = translation
+        members.append(Member(id: id, down: location, location: location))
+        origin = centroid - kept
+    }
+
+    /// Moves a touch; false when it is not in the group.
+    @discardableResult
+    mutating func move(_ id: TouchID, to location: Point) -> Bool {
+        guard let i = members.firstIndex(where: { $0.id == id }) else { return false }
+        members[i].location = location
+        return true
+    }
+
+    /// Removes a touch, keeping the translation; false when it is not in the group.
+    @discardableResult
+    mutating func remove(_ id: TouchID) -> Bool {
+        guard let i = members.firstIndex(where: { $0.id == id }) else { return false }
+        let kept = translation
+        members.remove(at: i)
+        origin = centroid - kept
+        return true
+    }
+
+    /// Makes the current positions the reference: translation becomes zero.
+    mutating func restartTranslation() { origin = centroid }
+
+    mutating func removeAll() {
+        members.removeAll(keepingCapacity: true)
+        origin = .zero
+    }
+}

@@ -1,0 +1,35 @@
+/// The two touches a pinch or a rotation reads: the first two of its group, in down order.
+///
+/// Further touches are carried along without counting; when one of the pair lifts while another
+/// touch is down, the next in line takes its place and the caller re-bases its reference, so the
+/// reported value goes on without a jump (SEMANTICS.md, "Reference points").
+struct TouchPair: Sendable {
+    let a: TouchGroup.Member
+    let b: TouchGroup.Member
+
+    /// The first two touches of `group`, or nil with fewer than two.
+    init?(_ group: TouchGroup) {
+        guard group.count >= 2 else { return nil }
+        a = group.members[0]; b = group.members[1]
+    }
+
+    /// Distance between the two touches, in points.
+    var span: Double { (b.location - a.location).length }
+
+    /// Direction from the first touch to the second, in radians, growing clockwise on screen.
+    var angle: Double {
+        let v = b.location - a.location
+        return Angle.atan2(v.dy, v.dx)
+    }
+
+    var midpoint: Point { Point(x: (a.location.x + b.location.x) / 2, y: (a.location.y + b.location.y) / 2) }
+
+    /// Whether `p` and `q` are the same two touches (to notice when a member was replaced).
+    static func samePair(_ p: TouchPair?, _ q: TouchPair?) -> Bool {
+        switch (p, q) {
+        case (nil, nil): true
+        case (.some(let p), .some(let q)): p.a.id == q.a.id && p.b.id == q.b.id
+        case (nil, .some), (.some, nil): false
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// Velocity of a continuous value (a translation, a scale, a rotation) from its recent samples.
+///
+/// A single-frame difference jumps with every uneven frame interval and every jittery sample, so
+/// the velocity is the slope of the least-squares line through the samples of the last
+/// `GestureDefaults.velocityHorizon` (100 ms), stopping early at a gap longer than
+/// `GestureDefaults.velocityStopGap` (40 ms: the touch had stopped), with at least
+/// `GestureDefaults.minimumVelocitySamples` samples, else 0 (Flutter's `VelocityTracker` does the
+/// same with a quadratic fit; a line is steadier at the release of a flick).
+///
+/// The samples live in a fixed-capacity ring stored inline: adding one never allocates.
+struct VelocityTracker: Sendable {
+    struct Sample: Sendable {
+        var time: Instant
+        var x: Double
+        var y: Double
+    }
+
+    /// Flutter `VelocityTracker._historySize`; 100 ms holds 12 samples at 120 Hz.
+    static let capacity = 20
+
+    private var ring = InlineArray<20, Sample>(repeating: Sample(time: .zero, x: 0, y: 0))
+    /// Index of the newest sample; meaningful when `count > 0`.
+    private var newest = 0
+    private(set) var count = 0
+
+    /// Records the value (x, y) at `time`. Times must not decrease.
+    mutating func add(_ time: Instant, x: Double, y: Double = 0) {
+        newest = (newest + 1) % Self.capacity
+        ring[newest] = Sample(time: time, x: x, y: y)
+        count = min(count + 1, Self.capacity)
+    }
+
+    mutating func removeAll() { count = 0 }
+
+    /// The velocity per second of each component, at the newest sample.
+    var velocity: (x: Double, y: Double) {
+        guard count > 0 else { return (0, 0) }
+        let last = ring[newest].time
+        // Walk back from the newest sample while it is recent and continuous.
+        var used = 0
+        var previous = last
+        while used < count {
+            let s = ring[(newest - used + Self.capacity) % Self.capacity]
+            guard last - s.time <= GestureDefaults.velocityHorizon,
+                  previous - s.time <= GestureDefaults.velocityStopGap else { break }
+            previous = s.time
+            used += 1
+        }
+        guard used >= GestureDefaults.minimumVelocitySamples else { return (0, 0) }
+        // Least squares on centred values: slope = Σ(t−t̄)(v−v̄) / Σ(t−t̄)².
+        var mt = 0.0, mx = 0.0, my = 0.0
+        for i in 0..<used {
+            let s = ring[(newest - i + Self.capacity) % Self.capacity]
+            mt += (s.time - last).seconds; mx += s.x; my += s.y
+        }
+        let n = Double(used)
+        mt /= n; mx /= n; my /= n
+        var stt = 0.0, stx = 0.0, sty = 0.0
+        for i in 0..<used {
+            let s = ring[(newest - i + Self.capacity) % Self.capacity]
+            let dt = (s.time - last).seconds - mt
+            stt += dt * dt; stx += dt * (s.x - mx); sty += dt * (s.y - my)
+        }
+        guard stt > 0 else { return (0, 0) }
+        return (stx / stt, sty / stt)
+    }
+}
