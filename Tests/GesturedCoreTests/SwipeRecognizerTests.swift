@@ -21,6 +21,25 @@ struct SwipeRecognizerTests {
         #expect(s.brief == ["gesture swipe ended s view=root time=0.020000 touches=1 x=116.00 y=500.00 direction=right"])
     }
 
+    /// The direction is judged when the stroke is fast enough, not at its first 10 pt: a slow,
+    /// jittery start (here 23° off the axis at 11 pt, as in a real recording) does not fail a
+    /// stroke that is straight once it is quick.
+    @Test func jitterAtTheStartDoesNotFailAStraightStroke() throws {
+        var s = try script([swipe("s")])
+        s.down(1, 100, 500, at: 0)
+        s.move(1, 110, 504.3, at: 100)         // 10.9 pt at 23.3° — 109 pt/s: too slow to judge
+        s.move(1, 180, 504.3, at: 200)         // 80.1 pt at 3.1°, 401 pt/s: a swipe
+        #expect(s.brief == ["gesture swipe ended s view=root time=0.200000 touches=1 x=180.00 y=504.30 direction=right"])
+    }
+
+    @Test func offAxisOnceFastEnoughFails() throws {
+        var s = try script([swipe("s")])
+        s.down(1, 100, 500, at: 0)
+        s.move(1, 110, 504.3, at: 100)         // too slow to judge
+        s.move(1, 170, 540, at: 200)           // 80.6 pt at 29.7°, 403 pt/s: judged, off-axis
+        #expect(s.brief == ["gesture swipe failed s view=root time=0.200000 touches=1 x=170.00 y=540.00"])
+    }
+
     @Test(arguments: [(9.99, false), (10.0, true)])
     func minimumDistance(distance: Double, recognizes: Bool) throws {
         var s = try script([swipe("s")])
