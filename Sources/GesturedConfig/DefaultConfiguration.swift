@@ -21,11 +21,17 @@ extension ConfigLoader {
                 { id: "doubleTap", type: "tap", numberOfTapsRequired: 2 },
                 { id: "twoFingerTap", type: "tap", numberOfTouchesRequired: 2 },
                 { id: "longPress", type: "longPress" },
-                // Swipe before pan: both decide at about 10 pt, and on the same frame the one
-                // listed first wins, so a quick flick is a swipe and a slower drag a pan
-                // (docs/RECOGNIZERS.md). Listed after the pan, the swipe could never win.
+                // Moving fingers are reported in every reading that fits, at once: a pan while
+                // they move, a swipe as well when a stroke is quick and straight, pinch and
+                // rotation as well when two fingers spread or turn. Made exclusive, the pan would
+                // take every stroke at its first 10 pt, before a swipe can know it is one; with
+                // `requireToFail: ["swipe"]` instead, every slow drag would wait 0.5 s for the
+                // swipe to give up. A client that wants one reading filters by type.
                 { id: "swipe", type: "swipe", direction: ["left", "right", "up", "down"] },
-                { id: "pan", type: "pan" },
+                { id: "twoFingerSwipe", type: "swipe", numberOfTouchesRequired: 2,
+                  direction: ["left", "right", "up", "down"] },
+                { id: "pan", type: "pan",
+                  recognizeSimultaneouslyWith: ["swipe", "twoFingerSwipe", "pinch", "rotation"] },
                 // Pinch and rotation are two readings of the same two fingers: allow both at once.
                 { id: "pinch", type: "pinch", recognizeSimultaneouslyWith: ["rotation"] },
                 { id: "rotation", type: "rotation" },

@@ -62,15 +62,18 @@ import Glibc
         var doubleTap = TapParameters(); doubleTap.numberOfTapsRequired = 2
         var twoFingerTap = TapParameters(); twoFingerTap.numberOfTouchesRequired = 2
         var swipe = SwipeParameters(); swipe.direction = [.left, .right, .up, .down]
+        var twoFingerSwipe = swipe; twoFingerSwipe.numberOfTouchesRequired = 2
         #expect(root.gestures == [
             GestureSpec(id: "tap", kind: .tap(TapParameters()), requireToFail: ["doubleTap"]),
             GestureSpec(id: "doubleTap", kind: .tap(doubleTap)),
             GestureSpec(id: "twoFingerTap", kind: .tap(twoFingerTap)),
             GestureSpec(id: "longPress", kind: .longPress(LongPressParameters())),
-            GestureSpec(id: "pan", kind: .pan(PanParameters())),
+            GestureSpec(id: "swipe", kind: .swipe(swipe)),
+            GestureSpec(id: "twoFingerSwipe", kind: .swipe(twoFingerSwipe)),
+            GestureSpec(id: "pan", kind: .pan(PanParameters()),
+                        recognizeSimultaneouslyWith: ["swipe", "twoFingerSwipe", "pinch", "rotation"]),
             GestureSpec(id: "pinch", kind: .pinch(PinchParameters()), recognizeSimultaneouslyWith: ["rotation"]),
             GestureSpec(id: "rotation", kind: .rotation(RotationParameters())),
-            GestureSpec(id: "swipe", kind: .swipe(swipe)),
         ])
     }
 }

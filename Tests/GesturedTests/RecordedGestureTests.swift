@@ -46,3 +46,62 @@ struct RecordedGestureTests {
         #expect(try gestures("Wacom ISDv4 E6 Finger.2fg-double-tap") == ["gesture tap ended twoFinger"])
     }
 }
+
+/// With the built-in configuration, what each real recording gives: the gestures that began or
+/// ended, in order (the golden files pin every line). Where the data explains a surprise, the
+/// comment says what the fingers did.
+@Suite(.enabled(if: RealRecordings.directory != nil, "../shared/fixtures/evemu-devices is absent"))
+struct BuiltInConfigurationRecordingTests {
+    func named(_ name: String) throws -> [String] {
+        let recording = try #require(RealRecordings.all.first { $0.name == name })
+        return try recording.replay().compactMap { line in
+            let f = line.split(separator: " ")
+            return f[2] == "changed" ? nil : "\(f[3]) \(f[2])"
+        }
+    }
+
+    @Test(arguments: [
+        ("Wacom ISDv4 E6 Finger.single-tap-center", ["tap ended"]),
+        ("eGalax_eMPIA Technology Inc. PCAP MultiTouch Controller.tap", ["tap ended"]),
+        ("Wacom ISDv4 E6 Finger.double-tap-center", ["doubleTap ended"]),      // one finger, twice
+        ("Wacom ISDv4 E6 Finger.2fg-tap", ["twoFingerTap ended"]),
+        ("Wacom ISDv4 E6 Finger.2fg-double-tap", ["twoFingerTap ended"]),     // holds one two-finger tap
+        ("Wacom Bamboo 16FG 4x5 Finger double-tap", ["twoFingerTap ended"]),  // "double" = two fingers
+        ("Wacom Bamboo 16FG 4x5 Finger double-tap-center", ["twoFingerTap ended"]),
+    ])
+    func taps(recording: String, expected: [String]) throws {
+        #expect(try named(recording) == expected)
+    }
+
+    @Test(arguments: [
+        ("Wacom ISDv4 E6 Finger.single-top-swipe", ["pan began", "swipe ended", "pan ended"]),
+        ("Wacom Bamboo 16FG 4x5 Finger single-top-swipe", ["pan began", "swipe ended", "pan ended"]),
+        ("Wacom ISDv4 E6 Finger.double-top-swipe", ["pan began", "twoFingerSwipe ended", "pan ended"]),
+        // The fingers rest 0.45 s before moving: the swipe's 0.5 s window closes first, and the
+        // drag is a pan (with the two fingers' small turn and spread).
+        ("Wacom Bamboo 16FG 4x5 Finger double-top-swipe",
+         ["pan began", "rotation began", "pinch began", "pinch ended", "rotation ended", "pan ended"]),
+    ])
+    func swipes(recording: String, expected: [String]) throws {
+        #expect(try named(recording) == expected)
+    }
+
+    @Test(arguments: [
+        // Quick vertical scrolls: a pan, and a swipe at their straight, fast start.
+        ("Wacom ISDv4 E6 Finger.single-center-scroll", ["pan began", "swipe ended", "pan ended"]),
+        ("Wacom ISDv4 E6 Finger.double-center-scroll", ["pan began", "twoFingerSwipe ended", "pan ended"]),
+        ("Wacom Bamboo 16FG 4x5 Finger single-center-scroll", ["pan began", "pan ended"]),
+        ("Wacom Bamboo 16FG 4x5 Finger double-center-scroll", ["pan began", "pinch began", "pinch ended", "pan ended"]),
+        ("Wacom ISDv4 E6 Finger.single-center-circle", ["pan began", "pan ended"]),
+        ("Wacom ISDv4 E6 Finger.double-center-circle", ["pan began", "twoFingerSwipe ended", "pan ended"]),
+        ("Wacom Bamboo 16FG 4x5 Finger double-center-circle",
+         ["pan began", "pinch began", "rotation began", "pan ended", "pinch ended", "rotation ended"]),
+        // The finger stays within 10 pt for the first 0.5 s (it leaves at 0.522 s): a long press,
+        // which then reports the circle as its changes (UIKit's long press keeps the touch once
+        // it has begun).
+        ("Wacom Bamboo 16FG 4x5 Finger single-center-circle", ["longPress began", "longPress ended"]),
+    ])
+    func scrollsAndCircles(recording: String, expected: [String]) throws {
+        #expect(try named(recording) == expected)
+    }
+}
