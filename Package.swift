@@ -26,7 +26,16 @@ let package = Package(
                           dependencies: ["GesturedCore", "GesturedConfig", "GesturedIO"]),
         .testTarget(name: "GesturedCoreTests", dependencies: ["GesturedCore"]),
         .testTarget(name: "GesturedConfigTests", dependencies: ["GesturedConfig", "GesturedCore"]),
-        .testTarget(name: "GesturedIOTests", dependencies: ["GesturedIO", "GesturedCore"]),
+        // Test support: umockdev files from evemu descriptions, subprocesses, a line client.
+        .target(name: "GesturedTestSupport", dependencies: ["GesturedCore", "GesturedIO", "CLinux"],
+                path: "Tests/Support"),
+        // Developer/test tool: writes umockdev files for a .desc (make demo) and checks the
+        // libudev/libevdev path from inside umockdev-run (GesturedIOTests run it there).
+        .executableTarget(name: "gestured-testtool",
+                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore"],
+                          path: "Tests/Tool"),
+        .testTarget(name: "GesturedIOTests",
+                    dependencies: ["GesturedIO", "GesturedCore", "GesturedTestSupport", "CLinux"]),
     ],
     swiftLanguageModes: [.v6]
 )
