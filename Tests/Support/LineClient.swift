@@ -21,7 +21,9 @@ public final class LineClient {
         defer { if notify >= 0 { Glibc.close(notify) } }
         if notify >= 0 { inotify_add_watch(notify, directory, UInt32(IN_CREATE | IN_MOVED_TO | IN_ATTRIB)) }
         while true {
-            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            // Non-blocking, so a full listen backlog (EAGAIN) cannot block past the deadline.
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+                                | Int32(SOCK_NONBLOCK.rawValue), 0)
             guard fd >= 0 else { throw SystemError(operation: "socket", errno: .current) }
             var connectError: SystemError?
             do {
@@ -34,7 +36,7 @@ public final class LineClient {
                 return
             }
             Glibc.close(fd)
-            guard error.errno == .noSuchFile || error.errno == .connectionRefused,
+            guard error.errno == .noSuchFile || error.errno == .connectionRefused || error.errno == .wouldBlock,
                   MonotonicClock.now() < deadline else { throw error }
             // Wait for a change in the directory; at most 50 ms, because the server may have
             // bound (file created) but not yet listened, and no further event would announce it.
@@ -97,6 +99,10 @@ public final class LineClient {
             }
             if count == -1 {
                 if Errno.current == .interrupted { continue }
+                if Errno.current == .wouldBlock {
+                    var pollFD = pollfd(fd: descriptor.rawValue, events: Int16(POLLOUT), revents: 0)
+                    if poll(&pollFD, 1, 5000) == 1 { continue }
+                }
                 throw SystemError(operation: "send", path: path, errno: .current)
             }
             sent += count
