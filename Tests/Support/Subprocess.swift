@@ -1,4 +1,5 @@
 import CLinux
+import FoundationEssentials
 import GesturedCore
 import GesturedIO
 import Glibc
@@ -151,6 +152,30 @@ public final class Subprocess {
             if Errno.current == .interrupted { continue }
             throw SystemError(operation: operation, path: executable, errno: .current)
         }
+    }
+
+    /// The child's descendants (children, grandchildren, ...) as (pid, parent, command name), from
+    /// `/proc/*/stat`; e.g. the daemon that `timeout` → `umockdev-run` started, to signal it by
+    /// its own id.
+    public func descendants() -> [(pid: pid_t, parent: pid_t, name: String)] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        var parents: [pid_t: (parent: pid_t, name: String)] = [:]
+        for entry in entries {
+            guard let id = pid_t(entry), let stat = try? readTextFile(path: "/proc/\(entry)/stat", limit: 4096),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+            let name = String(stat[stat.index(after: open)..<close])
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, let parent = pid_t(fields[1]) else { continue }
+            parents[id] = (parent, name)
+        }
+        var result: [(pid: pid_t, parent: pid_t, name: String)] = []
+        var frontier: Set<pid_t> = [pid]
+        while !frontier.isEmpty {
+            let children = parents.filter { frontier.contains($0.value.parent) }
+            result += children.map { ($0.key, $0.value.parent, $0.value.name) }.sorted { $0.0 < $1.0 }
+            frontier = Set(children.keys)
+        }
+        return result
     }
 
     /// Runs a program to completion with output captured in files under `directory`.

@@ -6,6 +6,9 @@
 //       Run under umockdev-run: lists udev input devices, opens NODE with libevdev, prints its
 //       description and up to N events (waiting at most T ms). Its output is what
 //       GesturedIOTests check.
+//   gestured-testtool wait-socket PATH [--timeout-ms T]
+//       Waits (inotify and poll, no sleeping) until a server accepts connections on PATH;
+//       exit status 1 when T ms pass first. make demo uses it before starting a client.
 import GesturedCore
 import GesturedIO
 import GesturedTestSupport
@@ -90,9 +93,20 @@ func hex4(_ value: UInt16) -> String {
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
 }
 
+func waitSocket(_ arguments: [String]) {
+    guard let path = arguments.first else { fail("usage: wait-socket PATH [--timeout-ms T]", status: 2) }
+    let timeout = Int64(option("--timeout-ms", in: arguments) ?? "10000") ?? 10000
+    do {
+        _ = try LineClient(path: path, deadline: MonotonicClock.now() + .milliseconds(timeout))
+    } catch {
+        fail("\(error)")
+    }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "umockdev": umockdev(Array(arguments.dropFirst()))
 case "iocheck": iocheck(Array(arguments.dropFirst()))
-default: fail("usage: gestured-testtool umockdev|iocheck ...", status: 2)
+case "wait-socket": waitSocket(Array(arguments.dropFirst()))
+default: fail("usage: gestured-testtool umockdev|iocheck|wait-socket ...", status: 2)
 }
