@@ -6,6 +6,9 @@
 //       Run under umockdev-run: lists udev input devices, opens NODE with libevdev, prints its
 //       description and up to N events (waiting at most T ms). Its output is what
 //       GesturedIOTests check.
+//   gestured-testtool parse FILE
+//       Parses an evemu file with EvemuRecording and prints the device and the event count
+//       (a by-hand check of a recording, and of the parser's speed on long ones).
 //   gestured-testtool wait-socket PATH [--timeout-ms T]
 //       Waits (inotify and poll, no sleeping) until a server accepts connections on PATH;
 //       exit status 1 when T ms pass first. make demo uses it before starting a client.
@@ -93,6 +96,25 @@ func hex4(_ value: UInt16) -> String {
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
 }
 
+func parse(_ arguments: [String]) {
+    guard let path = arguments.first else { fail("usage: parse FILE", status: 2) }
+    do {
+        let text = try readTextFile(path: path)
+        let start = MonotonicClock.now()
+        let recording = try EvemuRecording.parse(text, sysname: "event0")
+        let elapsed = MonotonicClock.now() - start
+        if let d = recording.description?.deviceDescription(sysname: "event0") {
+            print("device name=\"\(d.name)\" slots=\(d.slotCount) direct=\(d.isDirect ? 1 : 0) mtx=\(axis(d.mtX)) mty=\(axis(d.mtY))")
+        }
+        print("events=\(recording.events.count) first=\(recording.events.first.map { "\($0.time)" } ?? "-") "
+              + "last=\(recording.events.last.map { "\($0.time)" } ?? "-") parse=\(elapsed.microseconds / 1000)ms")
+    } catch let error as EvemuParseError {
+        fail("\(path): \(error)")
+    } catch {
+        fail("\(error)")
+    }
+}
+
 func waitSocket(_ arguments: [String]) {
     guard let path = arguments.first else { fail("usage: wait-socket PATH [--timeout-ms T]", status: 2) }
     let timeout = Int64(option("--timeout-ms", in: arguments) ?? "10000") ?? 10000
@@ -107,6 +129,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "umockdev": umockdev(Array(arguments.dropFirst()))
 case "iocheck": iocheck(Array(arguments.dropFirst()))
+case "parse": parse(Array(arguments.dropFirst()))
 case "wait-socket": waitSocket(Array(arguments.dropFirst()))
-default: fail("usage: gestured-testtool umockdev|iocheck|wait-socket ...", status: 2)
+default: fail("usage: gestured-testtool umockdev|iocheck|parse|wait-socket ...", status: 2)
 }
