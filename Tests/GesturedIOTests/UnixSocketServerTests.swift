@@ -87,6 +87,17 @@ func fileExists(_ path: String) -> Bool {
         #expect(!fileExists(path))
     }
 
+    @Test(arguments: [mode_t(0o600), 0o660, 0o666])
+    func socketPermissions(mode: mode_t) throws {
+        let directory = try TestEnvironment.TemporaryDirectory()
+        let server = try UnixSocketServer(path: directory.path + "/g.sock", permissions: mode)
+        defer { server.close() }
+        var status = stat()
+        #expect(lstat(server.path, &status) == 0)
+        #expect(status.st_mode & S_IFMT == S_IFSOCK)
+        #expect(status.st_mode & 0o777 == mode)
+    }
+
     @Test func manyClientsGetABroadcast() throws {
         let directory = try TestEnvironment.TemporaryDirectory()
         let server = try UnixSocketServer(path: directory.path + "/g.sock")
