@@ -26,10 +26,19 @@ let package = Package(
                           dependencies: ["GesturedCore", "GesturedConfig", "GesturedIO"]),
         .testTarget(name: "GesturedCoreTests", dependencies: ["GesturedCore"]),
         .testTarget(name: "GesturedConfigTests", dependencies: ["GesturedConfig", "GesturedCore"]),
+        // Test support: umockdev files from evemu descriptions, subprocesses, a line client.
+        .target(name: "GesturedTestSupport", dependencies: ["GesturedCore", "GesturedIO", "CLinux"],
+                path: "Tests/Support"),
+        // Developer/test tool: writes umockdev files for a .desc (make demo) and checks the
+        // libudev/libevdev path from inside umockdev-run (GesturedIOTests run it there).
+        .executableTarget(name: "gestured-testtool",
+                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore"],
+                          path: "Tests/Tool"),
         // Across modules: replay goldens with the built-in configuration, the command line.
-        .testTarget(name: "GesturedTests", dependencies: ["GesturedCore", "GesturedConfig"],
-                    exclude: []),
-        .testTarget(name: "GesturedIOTests", dependencies: ["GesturedIO", "GesturedCore"]),
+        .testTarget(name: "GesturedTests",
+                    dependencies: ["GesturedCore", "GesturedConfig", "GesturedTestSupport"]),
+        .testTarget(name: "GesturedIOTests",
+                    dependencies: ["GesturedIO", "GesturedCore", "GesturedTestSupport", "CLinux"]),
     ],
     swiftLanguageModes: [.v6]
 )

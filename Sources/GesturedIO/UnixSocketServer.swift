@@ -80,8 +80,11 @@ public final class UnixSocketServer {
     ///   - backlog: `listen(2)` backlog.
     ///   - maxQueuedBytes: per-client output limit (default 256 KiB).
     ///   - maxClients: connections beyond this are accepted and closed at once.
+    ///   - permissions: mode of the socket file (connecting needs write permission), or nil to
+    ///     keep what the umask gives. Who may read gestures is the executable's policy: touch
+    ///     positions can reveal what is typed on an on-screen keyboard.
     public init(path: String, backlog: Int32 = 16, maxQueuedBytes: Int = 256 << 10,
-                maxClients: Int = 64) throws(SocketServerError) {
+                maxClients: Int = 64, permissions: mode_t? = nil) throws(SocketServerError) {
         self.path = path
         self.maxQueuedBytes = maxQueuedBytes
         self.maxClients = maxClients
@@ -94,6 +97,9 @@ public final class UnixSocketServer {
             do {
                 _ = try Self.withAddress(path) { (address, length) throws(SystemError) in
                     try syscall("bind", path: path, onInterrupt: .fail) { bind(fd.rawValue, address, length) }
+                }
+                if let permissions {
+                    try syscall("chmod", path: path, onInterrupt: .retry) { chmod(path, permissions) }
                 }
                 try syscall("listen", path: path, onInterrupt: .fail) { listen(fd.rawValue, backlog) }
             } catch {

@@ -1,0 +1,91 @@
+import FoundationEssentials
+import GesturedCore
+import GesturedIO
+import Glibc
+
+/// Paths and scratch space for tests and the developer tool.
+public enum TestEnvironment {
+    /// The package root, from this file's location (`Tests/Support/TestEnvironment.swift`).
+    public static var packageRoot: String {
+        var components = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        components.removeLast(3)
+        return components.joined(separator: "/")
+    }
+
+    /// `../shared/fixtures/evemu-devices` next to the package, or nil when absent.
+    public static var evemuDevices: String? {
+        let path = packageRoot + "/../shared/fixtures/evemu-devices"
+        return (try? FileManager.default.contentsOfDirectory(atPath: path)) != nil ? path : nil
+    }
+
+    /// The repository's own recordings.
+    public static var recordings: String { packageRoot + "/Tests/Fixtures/recordings" }
+
+    /// The directory of the running executable (for tests: the build directory, where the
+    /// package's executables such as `gestured` and `gestured-testtool` are).
+    public static var buildDirectory: String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return "." }
+        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var components = path.split(separator: "/", omittingEmptySubsequences: false)
+        // On Linux the test bundle is a file `<name>.xctest` in the build directory; elsewhere
+        // it can be a directory holding the binary. Either way, take what contains the bundle.
+        if let bundle = components.firstIndex(where: { $0.hasSuffix(".xctest") }) {
+            components.removeSubrange(bundle...)
+        } else {
+            components.removeLast()
+        }
+        return components.joined(separator: "/")
+    }
+
+    /// The first of `names` found in `PATH`, or nil.
+    public static func which(_ name: String) -> String? {
+        let path = Subprocess.currentEnvironment()["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// A new empty directory under `/tmp`, removed when the value is released.
+    public final class TemporaryDirectory {
+        public let path: String
+        public init(prefix: String = "gestured-test") throws(SystemError) {
+            var template = Array("/tmp/\(prefix).XXXXXX".utf8CString)
+            guard let result = mkdtemp(&template) else { throw SystemError(operation: "mkdtemp", errno: .current) }
+            path = String(cString: result)
+        }
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+
+        /// Writes `text` to `name` in the directory and returns the full path.
+        @discardableResult
+        public func write(_ name: String, _ text: String) throws(SystemError) -> String {
+            let file = path + "/" + name
+            try writeFile(path: file, text)
+            return file
+        }
+    }
+
+    /// Writes `text` to `path` (created or truncated).
+    public static func writeFile(path: String, _ text: String) throws(SystemError) {
+        let fd = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+        defer { try? fd.close() }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(fd.rawValue, $0.baseAddress! + written, $0.count - written) }
+            if count == -1 {
+                if Errno.current == .interrupted { continue }
+                throw SystemError(operation: "write", path: path, errno: .current)
+            }
+            written += count
+        }
+    }
+}
+
+/// A `Instant` some milliseconds from now on CLOCK_MONOTONIC.
+public func deadline(milliseconds: Int64) -> Instant {
+    MonotonicClock.now() + .milliseconds(milliseconds)
+}
