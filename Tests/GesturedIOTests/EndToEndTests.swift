@@ -4,12 +4,6 @@ import GesturedTestSupport
 import Glibc
 import Testing
 
-// ╔══════════════════════════════════════════════════════════════════════════════════════════╗
-// ║ AWAITING THE DAEMON. `gestured run` comes from the core team; until it lands this test     ║
-// ║ fails inside `withKnownIssue`, which keeps the run green. Once the daemon passes it, Swift ║
-// ║ Testing reports "Known issue was not recorded": then delete the `withKnownIssue` wrapper.  ║
-// ╚══════════════════════════════════════════════════════════════════════════════════════════╝
-
 /// The whole daemon, from an emulated touchscreen to a socket client.
 ///
 /// Builds nothing itself: runs the `gestured` next to the test bundle (`.build/debug/gestured`)
@@ -18,12 +12,22 @@ import Testing
 /// at the centre 1.5 s later, which leaves time to connect).
 @Suite struct EndToEndTests {
     @Test func tapOnAnEmulatedTouchscreenReachesAClient() throws {
-        withKnownIssue("awaiting `gestured run` from the core team") {
-            try tapScenario()
-        }
+        try scenario(config: """
+            { screen: {width: 1000, height: 1000}, views: [{id: "root", gestures: [{id: "tap", type: "tap"}]}] }
+            """, expect: "gesture tap ended tap view=root device=event")
     }
 
-    func tapScenario() throws {
+    /// The single tap must wait for the double tap to fail: no event comes after the lift, so the
+    /// line can only come from the daemon's timerfd firing at the pipeline's deadline.
+    @Test func aDeadlineFiresWithNoFurtherEvent() throws {
+        try scenario(config: """
+            { screen: {width: 1000, height: 1000}, views: [{id: "root", gestures: [
+                {id: "single", type: "tap", requireToFail: ["double"]},
+                {id: "double", type: "tap", numberOfTapsRequired: 2}]}] }
+            """, expect: "gesture tap ended single view=root device=event")
+    }
+
+    func scenario(config configText: String, expect prefix: String) throws {
         let gestured = TestEnvironment.buildDirectory + "/gestured"
         guard (try? readFile(path: gestured, limit: 1 << 30)) != nil else {
             Issue.record("\(gestured) is missing: build the package first"); return
@@ -38,9 +42,7 @@ import Testing
         let files = UmockdevDevice.files(for: description, node: node)
         let umockdev = try directory.write("device.umockdev", files.umockdev)
         let ioctl = try directory.write("device.ioctl", files.ioctl)
-        let config = try directory.write("c.json5", """
-            { screen: {width: 1000, height: 1000}, views: [{id: "root", gestures: [{id: "tap", type: "tap"}]}] }
-            """)
+        let config = try directory.write("c.json5", configText)
         let socket = directory.path + "/g.sock"
         let stderrPath = directory.path + "/stderr"
         let process = try Subprocess(
@@ -72,7 +74,7 @@ import Testing
             if line.hasPrefix("gesture ") { gesture = line }
         }
         let tap = try #require(gesture, "no gesture line; stderr:\n\(daemonLog())")
-        #expect(tap.hasPrefix("gesture tap ended tap view=root device=event"))
+        #expect(tap.hasPrefix(prefix), "\(tap)")
         #expect(tap.contains(" x=500."))
         #expect(tap.contains(" y=500."))
         #expect(tap.contains(" touches=1"))
