@@ -210,7 +210,7 @@ final class Daemon {
     private func broadcast(_ line: (UInt64) -> String) {
         guard !server.clientIDs.isEmpty else { return }
         seq += 1
-        for event in server.broadcast(line: line(seq)) { report(event) }
+        for event in server.broadcast(Array(line(seq).utf8)) { report(event) }
         for id in server.clientIDs { updateInterest(id) }
     }
 
@@ -245,7 +245,7 @@ final class Daemon {
                 server.disconnect(id)
                 continue
             }
-            if let dropped = server.send(line: LineEncoder.hello(format: .text), to: id) { report(dropped) }
+            if let dropped = server.send(Array(LineEncoder.hello(format: .text).utf8), to: id) { report(dropped) }
             updateInterest(id)
         }
     }

@@ -71,6 +71,7 @@ import Testing
         var gesture: String?
         let tapLimit = deadline(milliseconds: 10_000)
         while gesture == nil, let line = try lines.readLine(deadline: tapLimit) {
+            #expect(!line.isEmpty, "an empty line on the socket")
             if line.hasPrefix("gesture ") { gesture = line }
         }
         let tap = try #require(gesture, "no gesture line; stderr:\n\(daemonLog())")
