@@ -94,5 +94,9 @@ import Testing
         #expect(termination == .exited(0), "stderr:\n\(daemonLog())")
         var status = stat()
         #expect(lstat(socket, &status) == -1, "the socket file remains after SIGTERM")
+        // The rest of the stream, to the daemon's close: one event per line, no empty line.
+        while let line = try lines.readLine(deadline: deadline(milliseconds: 5000)) {
+            #expect(!line.isEmpty, "an empty line on the socket")
+        }
     }
 }
