@@ -212,16 +212,24 @@ public final class UnixSocketServer {
     }
 
     /// Reads and discards what the client sent (call on `.readable`, `.hangup` or `.error`);
+    /// returns `.dropped` on EOF or a socket error.
+    @discardableResult
+    public func receive(from id: ClientID) -> ServerEvent? {
+        var discarded: [UInt8] = []
+        return receive(from: id, into: &discarded)
+    }
+
+    /// Appends what the client sent to `data` (call on `.readable`, `.hangup` or `.error`);
     /// returns `.dropped` on EOF or a socket error. Reads at most 64 KiB per call so a client
     /// that floods the socket cannot monopolize the loop (it stays readable).
     @discardableResult
-    public func receive(from id: ClientID) -> ServerEvent? {
+    public func receive(from id: ClientID, into data: inout [UInt8]) -> ServerEvent? {
         guard let client = clients[id] else { return nil }
         var buffer = [UInt8](repeating: 0, count: 4096)
         var total = 0
         while total < 64 << 10 {
             let count = buffer.withUnsafeMutableBytes { recv(client.descriptor.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if count > 0 { total += count; continue }
+            if count > 0 { total += count; data.append(contentsOf: buffer[..<count]); continue }
             if count == 0 { return drop(id, .hangup) }
             let error = Errno.current
             switch error.rawValue {

@@ -6,7 +6,7 @@ enum Command: Equatable {
     case run(config: String?, socket: String?, verbose: Bool)
     case replay(config: String?, format: LineFormat, touches: Bool, failed: Bool, description: String?, recording: String)
     case checkConfig(file: String)
-    case listen(socket: String?, format: LineFormat)
+    case listen(socket: String?, format: LineFormat, filter: LineFilter?, touches: Bool, failed: Bool)
     case version
     case help
 }
@@ -50,11 +50,18 @@ enum Arguments {
         case "listen":
             let socket = try options.value("--socket")
             let format = try options.format()
-            for unsupported in ["--filter", "--exec"] where options.has(unsupported) {
-                throw UsageError(message: "listen: \(unsupported) is not available in this version yet")
+            var filter: LineFilter?
+            if let text = try options.value("--filter") {
+                do { filter = try LineFilter(parsing: text) } catch {
+                    throw UsageError(message: "--filter: \(error.message)")
+                }
+            }
+            let touches = options.flag("--touches"), failed = options.flag("--failed")
+            if options.has("--exec") {
+                throw UsageError(message: "listen: --exec is not available in this version yet")
             }
             try options.finish(positional: 0)
-            return .listen(socket: socket, format: format)
+            return .listen(socket: socket, format: format, filter: filter, touches: touches, failed: failed)
         case "help":
             return .help
         default:
@@ -70,8 +77,10 @@ enum Arguments {
                           [--description DESC] RECORDING
                                      the daemon's pipeline over an evemu recording, lines to stdout
           gestured check-config FILE validate a configuration; exit 0, or print errors and exit 78
-          gestured listen [--socket PATH] [--format text|json]
-                                     a client: print the daemon's lines
+          gestured listen [--socket PATH] [--format text|json] [--filter EXPR] [--touches] [--failed]
+                                     a client: print the daemon's event lines (EXPR: key=glob
+                                     terms, keys type state name view device, e.g.
+                                     'type=tap|swipe state=ended')
           gestured --version | --help
 
         Exit status: 0 success, 2 bad command line, 78 invalid configuration, 1 other errors.

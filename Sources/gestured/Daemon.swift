@@ -35,6 +35,13 @@ final class Daemon {
     private var devices: [UInt64: OpenDevice] = [:]
     private var nextDeviceToken = Token.deviceBase
     private var seq: UInt64 = 0
+    /// What each client asked for, and its partial request line.
+    private var clients: [ClientID: ClientState] = [:]
+
+    private struct ClientState {
+        var subscription = ClientSubscription()
+        var framer = RequestFramer()
+    }
     private var running = true
     private var armedDeadline: Instant?
     /// Scratch buffers reused for every read.
@@ -145,7 +152,9 @@ final class Daemon {
         }
         devices[token] = OpenDevice(info: info, evdev: evdev, id: id, monotonic: monotonic)
         Log.info("\(info.sysname) (\(info.name)): using it, \(description.slotCount) slots")
-        broadcast { seq in LineEncoder.device(added: true, sysname: info.sysname, name: info.name, seq: seq, format: .text) }
+        broadcast { seq, format in
+            LineEncoder.device(added: true, sysname: info.sysname, name: info.name, seq: seq, format: format)
+        }
     }
 
     private func close(deviceToken token: UInt64, reason: String) {
@@ -156,8 +165,8 @@ final class Daemon {
         publish()
         device.evdev.close()
         Log.info("\(device.info.sysname) (\(device.info.name)): \(reason), closed")
-        broadcast { seq in
-            LineEncoder.device(added: false, sysname: device.info.sysname, name: device.info.name, seq: seq, format: .text)
+        broadcast { seq, format in
+            LineEncoder.device(added: false, sysname: device.info.sysname, name: device.info.name, seq: seq, format: format)
         }
     }
 
@@ -190,31 +199,52 @@ final class Daemon {
     // MARK: Clients and output
 
 
-    /// Sends the pipeline's output to every client: gesture lines, except failed states, which
-    /// no client can ask for yet; touch lines are for subscribers, and there are none yet.
+    /// Sends the pipeline's output to the clients that want each item (gesture lines by
+    /// default; touch lines and failed states to subscribers; filters per client). An item is
+    /// encoded at most once per format, and only when someone receives it.
     private func publish() {
         for item in output {
-            switch item {
-            case .gesture(let g) where g.state != .failed:
-                Log.debug("\(g.name): \(g.state.rawValue)")
-                broadcast { seq in LineEncoder.gesture(g, seq: seq, format: .text) }
-            case .gesture, .touch:
-                continue
+            if case .gesture(let g) = item { Log.debug("\(g.name): \(g.state.rawValue)") }
+            var text: [UInt8]?, json: [UInt8]?
+            var numbered = false
+            for id in server.clientIDs {
+                guard let state = clients[id], state.subscription.wants(item) else { continue }
+                if !numbered { seq += 1; numbered = true }
+                let bytes: [UInt8]
+                switch state.subscription.format {
+                case .text:
+                    if text == nil { text = Array(LineEncoder.output(item, seq: seq, format: .text).utf8) }
+                    bytes = text!
+                case .json:
+                    if json == nil { json = Array(LineEncoder.output(item, seq: seq, format: .json).utf8) }
+                    bytes = json!
+                }
+                send(bytes, to: id)
             }
         }
         output.removeAll(keepingCapacity: true)
     }
 
-    /// Sends one line to every client. `seq` counts lines sent to anyone, so a line nobody
-    /// receives is neither encoded nor numbered.
-    private func broadcast(_ line: (UInt64) -> String) {
+    /// Sends one line to every client, each in its format. `seq` counts lines sent to anyone,
+    /// so a line nobody receives is neither encoded nor numbered.
+    private func broadcast(_ line: (UInt64, LineFormat) -> String) {
         guard !server.clientIDs.isEmpty else { return }
         seq += 1
-        for event in server.broadcast(Array(line(seq).utf8)) { report(event) }
-        for id in server.clientIDs { updateInterest(id) }
+        var encoded: [LineFormat: [UInt8]] = [:]
+        for id in server.clientIDs {
+            let format = clients[id]?.subscription.format ?? .text
+            let bytes = encoded[format] ?? Array(line(seq, format).utf8)
+            encoded[format] = bytes
+            send(bytes, to: id)
+        }
+    }
+
+    private func send(_ bytes: [UInt8], to id: ClientID) {
+        if let event = server.send(bytes, to: id) { report(event) } else { updateInterest(id) }
     }
 
     private func report(_ event: ServerEvent) {
+        if case .dropped(let id, _) = event { clients[id] = nil }
         switch event {
         case .accepted(let id): Log.info("\(id): connected")
         case .refused(let max): Log.limited(.warning, key: "client limit", "client refused: \(max) clients are connected already")
@@ -245,19 +275,49 @@ final class Daemon {
                 server.disconnect(id)
                 continue
             }
-            if let dropped = server.send(Array(LineEncoder.hello(format: .text).utf8), to: id) { report(dropped) }
-            updateInterest(id)
+            clients[id] = ClientState()
+            send(Array(LineEncoder.hello(format: .text).utf8), to: id)
         }
     }
 
     private func serviceClient(_ id: ClientID, events ready: PollEvents) {
-        if ready.contains(.writable), let event = server.flush(id) { report(event) }
-        if ready.contains(.readable) || ready.contains(.hangup) || ready.contains(.error) || ready.contains(.peerClosed),
-           let event = server.receive(from: id) {
-            report(event)
-            return
+        if ready.contains(.writable), let event = server.flush(id) { report(event); return }
+        if ready.contains(.readable) || ready.contains(.hangup) || ready.contains(.error) || ready.contains(.peerClosed) {
+            var received: [UInt8] = []
+            let event = server.receive(from: id, into: &received)
+            if !received.isEmpty { handleRequests(received, from: id) }
+            if let event { report(event); return }
         }
         updateInterest(id)
+    }
+
+    /// Applies each complete request line and answers it with `ok` or `error`, in the client's
+    /// (possibly just changed) format.
+    private func handleRequests(_ bytes: [UInt8], from id: ClientID) {
+        guard var state = clients[id] else { return }
+        state.framer.append(bytes)
+        while let item = state.framer.next() {
+            let answer: String
+            switch item {
+            case .tooLong:
+                answer = LineEncoder.error(command: "", message: "request longer than \(ClientRequest.maximumLength) bytes",
+                                           format: state.subscription.format)
+            case .line(let line):
+                do {
+                    let request = try ClientRequest.parse(line[...])
+                    state.subscription.apply(request)
+                    answer = LineEncoder.ok(command: request.command, format: state.subscription.format)
+                    Log.debug("\(id): \(line)")
+                } catch {
+                    answer = LineEncoder.error(command: error.command, message: error.message, format: state.subscription.format)
+                    Log.limited(.info, key: "\(id) bad request", "\(id): bad request: \(error.message)")
+                }
+            }
+            clients[id] = state
+            send(Array(answer.utf8), to: id)
+            guard clients[id] != nil else { return }   // dropped while answering
+        }
+        clients[id] = state   // the framer's progress, when there was no complete line
     }
 
     // MARK: Signals and time

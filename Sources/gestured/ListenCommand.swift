@@ -2,38 +2,84 @@ import GesturedCore
 import GesturedIO
 import Glibc
 
-/// `gestured listen`: a client that prints the daemon's lines as they arrive.
+/// `gestured listen`: a client that prints the daemon's event lines as they arrive.
+///
+/// It sends its requests (`format`, `subscribe`, `filter`), reads the handshake — `hello`, then
+/// one `ok` or `error` per request — and from then on copies every line to stdout, so that
+/// `gestured listen --format json | jq` sees only JSON events.
 enum ListenCommand {
-    static func run(socket path: String, format: LineFormat) throws(CommandFailure) {
+    static func run(socket path: String, format: LineFormat, filter: LineFilter?, touches: Bool,
+                    failed: Bool) throws(CommandFailure) {
+        var requests: [String] = []
+        if format != .text { requests.append("format \(format.rawValue)") }
+        if touches { requests.append("subscribe touches") }
+        if failed { requests.append("subscribe failed") }
+        if let filter { requests.append("filter \(filter)") }
+
+        let fd = try connect(path)
+        defer { close(fd) }
+        try writeAll(fd, Array(requests.map { $0 + "\n" }.joined().utf8), path: path)
+
+        var pending: [UInt8] = []
+        var handshake = 1 + requests.count   // hello, then the answers
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CommandFailure(ExitStatus.failure, "\(path): read: \(Errno.current)")
+            }
+            if n == 0 { return }
+            guard handshake > 0 else { try writeAll(1, Array(buffer[..<n]), path: "stdout"); continue }
+            pending.append(contentsOf: buffer[..<n])
+            while handshake > 0, let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                if line.hasPrefix("error ") || line.hasPrefix("{\"event\":\"error\"") {
+                    throw CommandFailure(ExitStatus.usage, "the daemon refused a request: \(line)")
+                }
+                handshake -= 1
+            }
+            if handshake == 0, !pending.isEmpty {
+                try writeAll(1, pending, path: "stdout")
+                pending.removeAll()
+            }
+        }
+    }
+
+    private static func connect(_ path: String) throws(CommandFailure) -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw CommandFailure(ExitStatus.failure, "socket: \(Errno.current)") }
-        defer { close(fd) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else { throw CommandFailure(ExitStatus.failure, "\(path): socket path too long") }
+        guard path.utf8.count < capacity else {
+            close(fd)
+            throw CommandFailure(ExitStatus.failure, "\(path): socket path too long")
+        }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
         }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard connected == 0 else { throw CommandFailure(ExitStatus.failure, "\(path): connect: \(Errno.current)") }
-        if format == .json {
-            // Requests are not part of this version's protocol yet: only text is served.
-            throw CommandFailure(ExitStatus.failure, "listen: --format json needs a daemon that takes requests (not in this version)")
+        guard connected == 0 else {
+            let error = Errno.current
+            close(fd)
+            throw CommandFailure(ExitStatus.failure, "\(path): connect: \(error)")
         }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; throw CommandFailure(ExitStatus.failure, "\(path): read: \(Errno.current)") }
-            if n == 0 { return }
-            var offset = 0
-            while offset < n {
-                let w = buffer.withUnsafeBytes { write(1, $0.baseAddress! + offset, n - offset) }
-                if w < 0 { if errno == EINTR { continue }; return }
-                offset += w
+        return fd
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(CommandFailure) {
+        var offset = 0
+        while offset < bytes.count {
+            let w = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if w < 0 {
+                if errno == EINTR { continue }
+                throw CommandFailure(ExitStatus.failure, "\(path): write: \(Errno.current)")
             }
+            offset += w
         }
     }
 }

@@ -29,8 +29,8 @@ do throws(CommandFailure) {
     case .replay(let config, let format, let touches, let failed, let description, let recording):
         try ReplayCommand.run(config: config, format: format, touches: touches, failed: failed,
                               description: description, recording: recording)
-    case .listen(let socket, let format):
-        try ListenCommand.run(socket: socketPath(socket), format: format)
+    case .listen(let socket, let format, let filter, let touches, let failed):
+        try ListenCommand.run(socket: socketPath(socket), format: format, filter: filter, touches: touches, failed: failed)
     case .run(let config, let socket, let verbose):
         Log.verbose = verbose
         Log.priorityPrefixes = true

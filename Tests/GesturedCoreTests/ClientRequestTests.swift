@@ -72,3 +72,33 @@ struct ClientRequestTests {
         #expect(Glob.matches(pattern, text) == matches)
     }
 }
+
+struct RequestFramerTests {
+    func drain(_ f: inout RequestFramer) -> [RequestFramer.Item] {
+        var out: [RequestFramer.Item] = []
+        while let item = f.next() { out.append(item) }
+        return out
+    }
+
+    @Test func linesSplitAcrossPieces() {
+        var f = RequestFramer()
+        f.append(Array("form".utf8))
+        #expect(drain(&f) == [])
+        f.append(Array("at json\nsubscribe touches\npi".utf8))
+        #expect(drain(&f) == [.line("format json"), .line("subscribe touches")])
+        f.append(Array("ng\n".utf8))
+        #expect(drain(&f) == [.line("ping")])
+    }
+
+    @Test func overlongLineIsReportedOnceAndSkippedToItsNewline() {
+        var f = RequestFramer()
+        f.append([UInt8](repeating: UInt8(ascii: "x"), count: 1500))
+        f.append([UInt8](repeating: UInt8(ascii: "y"), count: 5000))
+        #expect(drain(&f) == [.tooLong])
+        f.append(Array("zzz\nping\n".utf8))
+        #expect(drain(&f) == [.line("ping")])
+        var exact = RequestFramer()
+        exact.append(Array((String(repeating: "a", count: ClientRequest.maximumLength) + "\n").utf8))
+        #expect(drain(&exact) == [.line(String(repeating: "a", count: ClientRequest.maximumLength))])
+    }
+}

@@ -4,86 +4,147 @@ import GesturedTestSupport
 import Glibc
 import Testing
 
-/// The whole daemon, from an emulated touchscreen to a socket client.
+/// The whole daemon, from an emulated touchscreen to socket clients.
 ///
 /// Builds nothing itself: runs the `gestured` next to the test bundle (`.build/debug/gestured`)
 /// as `timeout -s KILL 20 umockdev-run … -- gestured run --socket … --config …` with the
-/// synthetic 10-slot touchscreen replaying `synthetic-tap.events` (an empty frame, then a tap
-/// at the centre 1.5 s later, which leaves time to connect).
+/// synthetic 10-slot touchscreen replaying a recording that starts with an empty frame and has
+/// its first touch 1.5 s later, which leaves time to connect.
 @Suite struct EndToEndTests {
+    static let tapConfig = """
+        { screen: {width: 1000, height: 1000}, views: [{id: "root", gestures: [{id: "tap", type: "tap"}]}] }
+        """
+
     @Test func tapOnAnEmulatedTouchscreenReachesAClient() throws {
-        try scenario(config: """
-            { screen: {width: 1000, height: 1000}, views: [{id: "root", gestures: [{id: "tap", type: "tap"}]}] }
-            """, expect: "gesture tap ended tap view=root device=event")
+        guard let daemon = try RunningDaemon(config: Self.tapConfig) else { return }
+        let client = try daemon.connect()
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
+        let tap = try #require(try daemon.firstLine(from: client, startingWith: "gesture "))
+        #expect(tap.hasPrefix("gesture tap ended tap view=root device=event"), "\(tap)")
+        #expect(tap.contains(" x=500.") && tap.contains(" y=500."))
+        #expect(tap.contains(" touches=1") && tap.contains(" taps=1"))
+        try daemon.stop(readingRestOf: [client])
     }
 
     /// The single tap must wait for the double tap to fail: no event comes after the lift, so the
     /// line can only come from the daemon's timerfd firing at the pipeline's deadline.
     @Test func aDeadlineFiresWithNoFurtherEvent() throws {
-        try scenario(config: """
+        guard let daemon = try RunningDaemon(config: """
             { screen: {width: 1000, height: 1000}, views: [{id: "root", gestures: [
                 {id: "single", type: "tap", requireToFail: ["double"]},
                 {id: "double", type: "tap", numberOfTapsRequired: 2}]}] }
-            """, expect: "gesture tap ended single view=root device=event")
+            """) else { return }
+        let client = try daemon.connect()
+        let tap = try #require(try daemon.firstLine(from: client, startingWith: "gesture "))
+        #expect(tap.hasPrefix("gesture tap ended single view=root device=event"), "\(tap)")
+        try daemon.stop(readingRestOf: [client])
     }
 
-    func scenario(config configText: String, expect prefix: String) throws {
+    /// Each client gets what it asked for: one JSON with touch lines, one text filtered to swipes
+    /// (it receives nothing of the tap), one whose request is refused with an error line and
+    /// which, its state unchanged, receives the gesture lines every client gets by default.
+    @Test func clientsGetWhatTheyAskFor() throws {
+        guard let daemon = try RunningDaemon(config: Self.tapConfig) else { return }
+        let json = try daemon.connect(), swipes = try daemon.connect(), rude = try daemon.connect()
+        try json.send(line: "format json")
+        try json.send(line: "subscribe touches")
+        try swipes.send(line: "filter type=swipe")
+        try rude.send(line: "subscribe everything")
+        #expect(try json.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
+        #expect(try json.readLine(deadline: deadline(milliseconds: 5000)) == "{\"event\":\"ok\",\"command\":\"format\"}")
+        #expect(try json.readLine(deadline: deadline(milliseconds: 5000)) == "{\"event\":\"ok\",\"command\":\"subscribe\"}")
+        #expect(try swipes.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
+        #expect(try swipes.readLine(deadline: deadline(milliseconds: 5000)) == "ok command=filter")
+        #expect(try rude.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
+        #expect(try rude.readLine(deadline: deadline(milliseconds: 5000)) ==
+                "error command=subscribe message=\"unknown stream 'everything' (touches or failed)\"")
+
+        var events: [String] = []
+        while let line = try json.readLine(deadline: deadline(milliseconds: 10_000)) {
+            events.append(line)
+            if line.contains("\"event\":\"gesture\"") { break }
+        }
+        #expect(events.map { $0.split(separator: ",").prefix(2).joined(separator: ",") } == [
+            "{\"event\":\"touch\",\"phase\":\"began\"",
+            "{\"event\":\"touch\",\"phase\":\"ended\"",
+            "{\"event\":\"gesture\",\"type\":\"tap\"",
+        ])
+        // seq counts lines sent to anyone: the touch lines went to one client only, and still count.
+        #expect(events.last?.contains("\"seq\":3") == true, "\(events)")
+        let (_, rest) = try daemon.stop(readingRestOf: [swipes, rude])
+        #expect(rest.first == [], "the swipe-only client got an event")
+        #expect(rest.last?.count == 1 && rest.last?.first?.hasPrefix("gesture tap ended tap ") == true, "\(rest)")
+    }
+}
+
+/// `gestured run` under umockdev-run with the synthetic touchscreen.
+struct RunningDaemon {
+    let process: Subprocess
+    let socket: String
+    let stderrPath: String
+    let directory: TestEnvironment.TemporaryDirectory
+
+    /// Nil (with the reason recorded as an issue) when the daemon or umockdev is missing.
+    init?(config: String, events: String = "synthetic-tap.events") throws {
         let gestured = TestEnvironment.buildDirectory + "/gestured"
         guard (try? readFile(path: gestured, limit: 1 << 30)) != nil else {
-            Issue.record("\(gestured) is missing: build the package first"); return
+            Issue.record("\(gestured) is missing: build the package first"); return nil
         }
         guard let umockdevRun = TestEnvironment.which("umockdev-run") else {
-            Issue.record("umockdev-run is not installed: run `make deps`"); return
+            Issue.record("umockdev-run is not installed: run `make deps`"); return nil
         }
-        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-e2e")
+        directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-e2e")
         let node = "/dev/input/event7"
         let descText = try readTextFile(path: TestEnvironment.recordings + "/synthetic-touchscreen.desc")
         let description = try #require(try EvemuRecording.parse(descText, sysname: "event7").description)
         let files = UmockdevDevice.files(for: description, node: node)
         let umockdev = try directory.write("device.umockdev", files.umockdev)
         let ioctl = try directory.write("device.ioctl", files.ioctl)
-        let config = try directory.write("c.json5", configText)
-        let socket = directory.path + "/g.sock"
-        let stderrPath = directory.path + "/stderr"
-        let process = try Subprocess(
+        let configPath = try directory.write("c.json5", config)
+        socket = directory.path + "/g.sock"
+        stderrPath = directory.path + "/stderr"
+        process = try Subprocess(
             "timeout", ["-s", "KILL", "20", umockdevRun, "-d", umockdev, "-i", "\(node)=\(ioctl)",
-                        "-e", "\(node)=\(TestEnvironment.recordings)/synthetic-tap.events", "--",
-                        gestured, "run", "--socket", socket, "--config", config],
+                        "-e", "\(node)=\(TestEnvironment.recordings)/\(events)", "--",
+                        gestured, "run", "--socket", socket, "--config", configPath],
             stdout: .file(directory.path + "/stdout"), stderr: .file(stderrPath))
-        func daemonLog() -> String { (try? readTextFile(path: stderrPath)) ?? "" }
+    }
 
-        // Connect, giving up early if the daemon exits instead of listening.
-        let connectLimit = deadline(milliseconds: 10_000)
-        var client: LineClient?
-        while client == nil {
+    var log: String { (try? readTextFile(path: stderrPath)) ?? "" }
+
+    /// A connected client, giving up early if the daemon exits instead of listening.
+    func connect() throws -> LineClient {
+        let limit = deadline(milliseconds: 10_000)
+        while true {
             if let (termination, _) = try process.wait(deadline: MonotonicClock.now(), killOnTimeout: false) {
-                Issue.record("gestured exited before listening (\(termination)); stderr:\n\(daemonLog())"); return
+                Issue.record("gestured exited before listening (\(termination)); stderr:\n\(log)")
+                throw EndToEndFailure()
             }
-            guard MonotonicClock.now() < connectLimit else {
-                Issue.record("no socket at \(socket) after 10 s; stderr:\n\(daemonLog())"); return
+            guard MonotonicClock.now() < limit else {
+                Issue.record("no socket at \(socket) after 10 s; stderr:\n\(log)")
+                throw EndToEndFailure()
             }
-            client = try? LineClient(path: socket, deadline: min(connectLimit, deadline(milliseconds: 200)))
+            if let client = try? LineClient(path: socket, deadline: min(limit, deadline(milliseconds: 200))) {
+                return client
+            }
         }
-        let lines = try #require(client)
-        #expect(try lines.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
+    }
 
-        // Device lines may come first; the tap ends about 1.55 s after the device was opened.
-        var gesture: String?
-        let tapLimit = deadline(milliseconds: 10_000)
-        while gesture == nil, let line = try lines.readLine(deadline: tapLimit) {
+    func firstLine(from client: LineClient, startingWith prefix: String) throws -> String? {
+        let limit = deadline(milliseconds: 10_000)
+        while let line = try client.readLine(deadline: limit) {
             #expect(!line.isEmpty, "an empty line on the socket")
-            if line.hasPrefix("gesture ") { gesture = line }
+            if line.hasPrefix(prefix) { return line }
         }
-        let tap = try #require(gesture, "no gesture line; stderr:\n\(daemonLog())")
-        #expect(tap.hasPrefix(prefix), "\(tap)")
-        #expect(tap.contains(" x=500."))
-        #expect(tap.contains(" y=500."))
-        #expect(tap.contains(" touches=1"))
-        #expect(tap.contains(" taps=1"))
+        Issue.record("no line starting with \(prefix); stderr:\n\(log)")
+        return nil
+    }
 
-        // SIGTERM to the daemon itself (timeout → umockdev-run → gestured): a clean exit, and
-        // the socket file removed.
-        // The program umockdev-run started (its command name is "gestured" unless it is a script).
+    /// SIGTERM to the daemon itself (timeout → umockdev-run → gestured): a clean exit, the socket
+    /// file removed. Returns the event lines each client still had to read, to the daemon's
+    /// close (no empty line among them).
+    @discardableResult
+    func stop(readingRestOf clients: [LineClient]) throws -> (Subprocess.Termination, [[String]]) {
         let tree = process.descendants()
         let wrapper = tree.first { $0.name == "umockdev-run" }
         let daemon = try #require(tree.first { $0.name == "gestured" || $0.parent == wrapper?.pid },
@@ -91,12 +152,20 @@ import Testing
         #expect(kill(daemon.pid, SIGTERM) == 0)
         let (termination, timedOut) = try #require(try process.wait(deadline: deadline(milliseconds: 10_000)))
         #expect(!timedOut)
-        #expect(termination == .exited(0), "stderr:\n\(daemonLog())")
+        #expect(termination == .exited(0), "stderr:\n\(log)")
         var status = stat()
         #expect(lstat(socket, &status) == -1, "the socket file remains after SIGTERM")
-        // The rest of the stream, to the daemon's close: one event per line, no empty line.
-        while let line = try lines.readLine(deadline: deadline(milliseconds: 5000)) {
-            #expect(!line.isEmpty, "an empty line on the socket")
+        var rest: [[String]] = []
+        for client in clients {
+            var lines: [String] = []
+            while let line = try client.readLine(deadline: deadline(milliseconds: 5000)) {
+                #expect(!line.isEmpty, "an empty line on the socket")
+                lines.append(line)
+            }
+            rest.append(lines)
         }
+        return (termination, rest)
     }
 }
+
+struct EndToEndFailure: Error {}
