@@ -77,6 +77,30 @@ import Testing
     }
 }
 
+extension EndToEndTests {
+    /// SIGHUP reloads: the tap, 1.5 s after start, arrives under the new configuration's id; an
+    /// invalid new file is reported and the old configuration stays in force.
+    @Test(arguments: [(true, "gesture tap ended renamed "), (false, "gesture tap ended tap ")])
+    func sighupReloads(valid: Bool, expected: String) throws {
+        guard let daemon = try RunningDaemon(config: Self.tapConfig) else { return }
+        let client = try daemon.connect()
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
+        _ = try daemon.directory.write("c.json5", valid
+            ? #"{ screen: {width: 1000, height: 1000}, views: [{id: "root", gestures: [{id: "renamed", type: "tap"}]}] }"#
+            : #"{ views: [ { id: "root", gestures: [ { id: "x", type: "tapp" } ] } ] }"#)
+        #expect(kill(try daemon.pid(), SIGHUP) == 0)
+        let tap = try #require(try daemon.firstLine(from: client, startingWith: "gesture "))
+        #expect(tap.hasPrefix(expected), "\(tap)\n\(daemon.log)")
+        try daemon.stop(readingRestOf: [client])
+        if valid {
+            #expect(daemon.log.contains("configuration reloaded from"))
+        } else {
+            #expect(daemon.log.contains("c.json5:1:55: views[0].gestures[0].type: unknown gesture type \"tapp\""), "\(daemon.log)")
+            #expect(daemon.log.contains("reload failed; the previous configuration stays in force"))
+        }
+    }
+}
+
 /// `gestured run` under umockdev-run with the synthetic touchscreen.
 struct RunningDaemon {
     let process: Subprocess
@@ -112,6 +136,15 @@ struct RunningDaemon {
 
     var log: String { (try? readTextFile(path: stderrPath)) ?? "" }
 
+    /// The daemon's own pid (timeout → umockdev-run → gestured).
+    func pid() throws -> pid_t {
+        let tree = process.descendants()
+        let wrapper = tree.first { $0.name == "umockdev-run" }
+        let daemon = try #require(tree.first { $0.name == "gestured" || $0.parent == wrapper?.pid },
+                                  "gestured process not found among \(tree)")
+        return daemon.pid
+    }
+
     /// A connected client, giving up early if the daemon exits instead of listening.
     func connect() throws -> LineClient {
         let limit = deadline(milliseconds: 10_000)
@@ -145,11 +178,7 @@ struct RunningDaemon {
     /// close (no empty line among them).
     @discardableResult
     func stop(readingRestOf clients: [LineClient]) throws -> (Subprocess.Termination, [[String]]) {
-        let tree = process.descendants()
-        let wrapper = tree.first { $0.name == "umockdev-run" }
-        let daemon = try #require(tree.first { $0.name == "gestured" || $0.parent == wrapper?.pid },
-                                  "gestured process not found among \(tree)")
-        #expect(kill(daemon.pid, SIGTERM) == 0)
+        #expect(kill(try pid(), SIGTERM) == 0)
         let (termination, timedOut) = try #require(try process.wait(deadline: deadline(milliseconds: 10_000)))
         #expect(!timedOut)
         #expect(termination == .exited(0), "stderr:\n\(log)")

@@ -1,0 +1,97 @@
+import GesturedConfig
+import GesturedCore
+import GesturedIO
+import GesturedTestSupport
+import Testing
+
+/// The built `gestured` binary, as scripts and kiosk integrators call it: messages and exit
+/// statuses (CONTRACT.md §1: 0 success, 2 bad command line, 78 invalid configuration, 1 other).
+struct CommandLineTests {
+    static var gestured: String { TestEnvironment.buildDirectory + "/gestured" }
+
+    func run(_ arguments: [String], files: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-cli")
+        for (name, text) in files { _ = try directory.write(name, text) }
+        let args = arguments.map { $0.replacing("$DIR", with: directory.path) }
+        let done = try Subprocess.run(Self.gestured, args, in: directory.path, deadline: deadline(milliseconds: 20_000))
+        #expect(!done.timedOut)
+        guard case .exited(let status) = done.termination else {
+            Issue.record("gestured \(arguments) ended with \(done.termination)"); return (-1, done.stdout, done.stderr)
+        }
+        return (status, done.stdout, done.stderr.replacing(directory.path, with: "$DIR"))
+    }
+
+    /// Every class of bad input: the documented message (file, key path, line:column) and 78,
+    /// both from check-config and from the daemon, which must not start on it.
+    @Test(arguments: [
+        ("syntax", "{ views: [ { id: \"root\" } }", "$DIR/c.json5:1:27: views: expected ',' or ']' after array element"),
+        ("wrong type", "{ views: [ { id: \"root\", alpha: \"high\" } ] }",
+         "$DIR/c.json5:1:33: views[0].alpha: expected a number, found a string"),
+        ("unknown key", "{ views: [ { id: \"root\", gestures: [ { id: \"t\", type: \"tap\", numberOfTapRequired: 2 } ] } ] }",
+         "$DIR/c.json5:1:62: views[0].gestures[0].numberOfTapRequired: unknown key \"numberOfTapRequired\"; did you mean \"numberOfTapsRequired\"?"),
+        ("duplicate id", "{ views: [ { id: \"root\" }, { id: \"root\" } ] }",
+         "$DIR/c.json5:1:34: views[1].id: duplicate view id \"root\" (first used at 1:18)"),
+        ("dangling requireToFail", "{ views: [ { id: \"root\", gestures: [ { id: \"t\", type: \"tap\", requireToFail: [\"double\"] } ] } ] }",
+         "$DIR/c.json5:1:78: views[0].gestures[0].requireToFail[0]: no gesture has the id \"double\""),
+    ])
+    func invalidConfiguration(kind: String, text: String, message: String) throws {
+        let check = try run(["check-config", "$DIR/c.json5"], files: ["c.json5": text])
+        #expect(check.status == 78, "\(kind)")
+        #expect(check.stderr.split(separator: "\n").first.map(String.init) == message, "\(kind)")
+        let daemon = try run(["run", "--config", "$DIR/c.json5", "--socket", "$DIR/g.sock"], files: ["c.json5": text])
+        #expect(daemon.status == 78, "\(kind): \(daemon.stderr)")
+        #expect(daemon.stderr.contains(message), "\(kind)")
+    }
+
+    @Test func validConfigurationIsAccepted() throws {
+        let example = try run(["check-config", TestEnvironment.packageRoot + "/config/gestured.json5"])
+        #expect(example.status == 0)
+        #expect(example.stdout.hasSuffix("config/gestured.json5: valid\n"))
+    }
+
+    @Test(arguments: [
+        (["frobnicate"], "gestured: unknown command 'frobnicate'"),
+        (["run", "--bogus"], "gestured: unknown option '--bogus'"),
+        (["run", "--config"], "gestured: --config needs a value"),
+        (["replay", "--format", "xml", "x.events"], "gestured: --format must be text or json, not 'xml'"),
+        (["replay"], "gestured: expected 1 argument, got 0"),
+        (["check-config"], "gestured: expected 1 argument, got 0"),
+        (["listen", "--filter", "colour=red"], "gestured: --filter: unknown filter key 'colour' (type, state, name, view or device)"),
+    ])
+    func usageErrorsExitTwo(arguments: [String], message: String) throws {
+        let r = try run(arguments)
+        #expect(r.status == 2)
+        #expect(r.stderr == message + "\nTry 'gestured --help'.\n")
+    }
+
+    @Test func otherErrorsExitOneAndNameTheFile() throws {
+        let missing = try run(["replay", "$DIR/none.events"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "open $DIR/none.events: No such file or directory (errno 2)\n")
+        let bare = try run(["replay", "$DIR/tap.events"], files: ["tap.events": "E: 0.000001 0000 0000 0\n"])
+        #expect(bare.status == 1)
+        #expect(bare.stderr.hasPrefix("$DIR/tap.events: the recording has no device description; name the file that has it with --description DESC"))
+        let garbage = try run(["replay", "$DIR/bad.events"], files: ["bad.events": "E: 1.0 zz 0 0\n"])
+        #expect(garbage.status == 1)
+        #expect(garbage.stderr.hasPrefix("$DIR/bad.events: line 1: "), "\(garbage.stderr)")
+    }
+
+    @Test func versionAndHelp() throws {
+        let version = try run(["--version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("gestured ") && version.stdout.contains("(protocol 1)"))
+        let help = try run(["--help"])
+        #expect(help.status == 0 && help.stdout.contains("gestured replay") && help.stdout.contains("Exit status"))
+    }
+
+    /// The binary's replay is the in-process replay, byte for byte, run after run.
+    @Test(.enabled(if: RealRecordings.directory != nil, "../shared/fixtures/evemu-devices is absent"))
+    func replayThroughTheBinaryIsByteIdentical() throws {
+        let recording = try #require(RealRecordings.all.first { $0.name == "Wacom ISDv4 E6 Finger.double-center-circle" })
+        let arguments = ["replay", "--format", "json", "--touches", "--failed", "--description", recording.description, recording.events]
+        let first = try run(arguments), second = try run(arguments)
+        #expect(first.status == 0 && first.stderr.isEmpty)
+        #expect(first.stdout == second.stdout)
+        #expect(first.stdout == (try recording.replay(format: .json, touches: true, failed: true)).joined())
+        #expect(first.stdout.utf8.count > 10_000)
+    }
+}
