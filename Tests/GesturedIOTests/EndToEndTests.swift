@@ -198,3 +198,25 @@ struct RunningDaemon {
 }
 
 struct EndToEndFailure: Error {}
+
+extension EndToEndTests {
+    /// With no touchscreen (this machine has no /dev/input), the daemon still starts, says it
+    /// waits, serves its socket, and stops cleanly.
+    @Test func withoutATouchscreenTheDaemonServesAndWaits() throws {
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-nodev")
+        let socket = directory.path + "/g.sock", stderrPath = directory.path + "/stderr"
+        let process = try Subprocess(TestEnvironment.buildDirectory + "/gestured", ["run", "--socket", socket],
+                                     stdout: .discard, stderr: .file(stderrPath))
+        let client = try LineClient(path: socket, deadline: deadline(milliseconds: 10_000))
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
+        try client.send(line: "ping")
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "ok command=ping")
+        process.send(signal: SIGTERM)
+        let (termination, timedOut) = try #require(try process.wait(deadline: deadline(milliseconds: 10_000)))
+        #expect(!timedOut && termination == .exited(0))
+        let log = (try? readTextFile(path: stderrPath)) ?? ""
+        #expect(log.contains("<6>no touchscreen found; waiting for clients on \(socket)"), "\(log)")
+        var status = stat()
+        #expect(lstat(socket, &status) == -1)
+    }
+}
