@@ -14,7 +14,9 @@ final class Supervisor {
     /// How often to send `WATCHDOG=1`, when systemd asked for it.
     private let period: Interval?
     private var timer: DeadlineTimer?
-    private var lastStatus: String?
+    /// The counts of the last status sent: the loop calls `update` on every wakeup, so it
+    /// compares two integers and formats a line only when they change.
+    private var lastCounts: (devices: Int, clients: Int)?
 
     /// Reads `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `WATCHDOG_PID`. Problems are logged, never
     /// fatal: a daemon that cannot notify still serves its clients (systemd will time it out).
@@ -57,9 +59,8 @@ final class Supervisor {
 
     /// Start-up is complete: devices are open and the socket listens.
     func ready(devices: Int, clients: Int) {
-        let status = Self.status(devices: devices, clients: clients)
-        lastStatus = status
-        send(.ready(status: status))
+        lastCounts = (devices, clients)
+        send(.ready(status: Self.status(devices: devices, clients: clients)))
     }
 
     /// A configuration reload begins; `ready` ends it, whatever its outcome.
@@ -67,11 +68,9 @@ final class Supervisor {
 
     /// Sends a new status line when the counts changed since the last one.
     func update(devices: Int, clients: Int) {
-        guard notifier != nil else { return }
-        let status = Self.status(devices: devices, clients: clients)
-        guard status != lastStatus else { return }
-        lastStatus = status
-        send(.status(status))
+        guard notifier != nil, lastCounts.map({ $0 != (devices, clients) }) ?? true else { return }
+        lastCounts = (devices, clients)
+        send(.status(Self.status(devices: devices, clients: clients)))
     }
 
     func stopping() { send(.stopping) }
