@@ -3,7 +3,10 @@
 #   make run       build (release) and run the daemon in the foreground with the default config
 #   make test      install what the tests need (see deps), build them, run them
 #   make demo      an emulated touchscreen (umockdev) double-taps; a client prints the lines
-#   make install   PREFIX=/usr/local DESTDIR= : binary, systemd units, /etc/gestured/gestured.json5
+#   make install   PREFIX=/usr/local DESTDIR= : binary, systemd units, man pages,
+#                  /etc/gestured/gestured.json5, the socket group; then
+#                  `systemctl enable --now gestured.socket`
+#   make uninstall what install put in place, except the configuration and the group
 #
 # Works on a fresh Debian 12 with only the Swift toolchain: `deps` installs the C libraries and
 # tools with apt-get (through sudo when not root). Variables:
@@ -20,10 +23,20 @@ SWIFT_TEST_FLAGS ?=
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/gestured
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 CONFIGDIR ?= /etc/gestured
+# A prebuilt binary to install instead of building one (tests).
+GESTURED_BIN ?=
+# The group allowed to connect to the socket (systemd/gestured.socket.in, sysusers.d).
+SOCKET_GROUP := gestured
+# Release builds link the Swift runtime statically: the target needs only glibc, libevdev, libudev.
+RELEASE_FLAGS := -c release --static-swift-stdlib
 
-APT_PACKAGES := libevdev-dev libudev-dev umockdev libumockdev-dev evemu-tools pkg-config
+APT_PACKAGES := libevdev-dev libudev-dev umockdev libumockdev-dev evemu-tools pkg-config \
+	groff-base man-db systemd
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 RECORDINGS := Tests/Fixtures/recordings
@@ -40,20 +53,23 @@ deps:
 	pkg-config --exists libudev 2>/dev/null || missing="$$missing libudev"; \
 	command -v umockdev-run >/dev/null 2>&1 || missing="$$missing umockdev-run"; \
 	command -v evemu-describe >/dev/null 2>&1 || missing="$$missing evemu-describe"; \
+	command -v groff >/dev/null 2>&1 || missing="$$missing groff"; \
+	command -v man >/dev/null 2>&1 || missing="$$missing man"; \
+	command -v systemd-analyze >/dev/null 2>&1 || missing="$$missing systemd-analyze"; \
 	if [ -n "$$missing" ]; then \
 		echo "deps: missing:$$missing; installing $(APT_PACKAGES)"; \
 		$(SUDO) apt-get update && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(APT_PACKAGES); \
 	fi
 
-## build: release build of the package.
+## build: release build of the package (Swift runtime linked statically).
 build: deps
-	$(SWIFT) build -c release $(SWIFTPM_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS)
 
 ## run: the daemon in the foreground with its embedded default configuration. Without root the
 ## socket goes to $XDG_RUNTIME_DIR (reading /dev/input still needs the input group).
 run: build
-	@bin=$$($(SWIFT) build -c release $(SWIFTPM_FLAGS) --show-bin-path); \
+	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path); \
 	if [ "$$(id -u)" = 0 ]; then \
 		set -x; exec "$$bin/gestured" run; \
 	else \
@@ -61,8 +77,10 @@ run: build
 		set -x; exec "$$bin/gestured" run --socket "$$runtime/gestured.sock"; \
 	fi
 
-## test: every test, including the umockdev ones (they need deps).
+## test: every test, including the umockdev ones (they need deps). The release binary is built
+## first: the install test installs it and checks it needs no Swift library.
 test: deps
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured
 	$(SWIFT) build --build-tests $(SWIFTPM_FLAGS)
 	$(SWIFT) test $(SWIFTPM_FLAGS) $(SWIFT_TEST_FLAGS)
 
@@ -70,7 +88,7 @@ test: deps
 ## and `gestured listen` printing what it receives for a few seconds.
 demo: build
 	@set -eu; \
-	bin=$$($(SWIFT) build -c release $(SWIFTPM_FLAGS) --show-bin-path); \
+	bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path); \
 	dir=$$(mktemp -d /tmp/gestured-demo.XXXXXX); \
 	daemon=""; \
 	cleanup() { [ -z "$$daemon" ] || kill "$$daemon" 2>/dev/null || true; rm -rf "$$dir"; }; \
@@ -91,25 +109,59 @@ demo: build
 	timeout -s INT 5 "$$bin/gestured" listen --socket "$$dir/g.sock" || true; \
 	echo "demo: done"
 
-## install: the binary, the systemd units in systemd/, and the configuration unless one exists.
-install: build
-	@bin=$$($(SWIFT) build -c release $(SWIFTPM_FLAGS) --show-bin-path); \
-	set -ex; \
-	install -D -m 755 "$$bin/gestured" "$(DESTDIR)$(BINDIR)/gestured"; \
-	if [ -d systemd ]; then \
-		for unit in systemd/*; do install -D -m 644 "$$unit" "$(DESTDIR)$(SYSTEMDUNITDIR)/$${unit##*/}"; done; \
-	fi; \
-	if [ ! -e "$(DESTDIR)$(CONFIGDIR)/gestured.json5" ] && [ -f config/gestured.json5 ]; then \
+## install: the binary, the units (generated from systemd/*.in with this BINDIR and CONFIGDIR),
+## the sysusers.d file, man pages, docs, and the configuration unless one exists (an edited one
+## is never overwritten). Without DESTDIR it also creates the socket group and, when systemd
+## runs, reloads it. Then: systemctl enable --now gestured.socket
+## GESTURED_BIN=FILE installs that binary instead of building one (the install test uses it).
+install: $(if $(GESTURED_BIN),,build)
+	@bin="$(GESTURED_BIN)"; \
+	[ -n "$$bin" ] || bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path)/gestured; \
+	set -e; \
+	install -D -m 755 "$$bin" "$(DESTDIR)$(BINDIR)/gestured"; \
+	for unit in gestured.service gestured.socket; do \
+		sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@CONFIGDIR@|$(CONFIGDIR)|g' "systemd/$$unit.in" > "systemd/$$unit.tmp"; \
+		install -D -m 644 "systemd/$$unit.tmp" "$(DESTDIR)$(SYSTEMDUNITDIR)/$$unit"; \
+		rm -f "systemd/$$unit.tmp"; \
+	done; \
+	install -D -m 644 systemd/gestured.sysusers "$(DESTDIR)$(SYSUSERSDIR)/gestured.conf"; \
+	install -D -m 644 man/gestured.8 "$(DESTDIR)$(MANDIR)/man8/gestured.8"; \
+	install -D -m 644 man/gestured.json5.5 "$(DESTDIR)$(MANDIR)/man5/gestured.json5.5"; \
+	install -D -m 644 README.md "$(DESTDIR)$(DOCDIR)/README.md"; \
+	for doc in docs/*.md; do install -D -m 644 "$$doc" "$(DESTDIR)$(DOCDIR)/$$doc"; done; \
+	if [ -e "$(DESTDIR)$(CONFIGDIR)/gestured.json5" ]; then \
+		echo "install: $(DESTDIR)$(CONFIGDIR)/gestured.json5 exists, left as it is"; \
+	else \
 		install -D -m 644 config/gestured.json5 "$(DESTDIR)$(CONFIGDIR)/gestured.json5"; \
+	fi; \
+	echo "install: $(DESTDIR)$(BINDIR)/gestured, units in $(DESTDIR)$(SYSTEMDUNITDIR), man pages in $(DESTDIR)$(MANDIR)"; \
+	if [ -n "$(DESTDIR)" ]; then \
+		echo "install: DESTDIR set: not creating group $(SOCKET_GROUP) (sysusers.d/gestured.conf does it on the target)"; \
+	elif getent group $(SOCKET_GROUP) >/dev/null; then \
+		echo "install: group $(SOCKET_GROUP) exists"; \
+	elif command -v systemd-sysusers >/dev/null 2>&1; then \
+		systemd-sysusers "$(SYSUSERSDIR)/gestured.conf"; \
+	else \
+		groupadd --system $(SOCKET_GROUP); \
+	fi; \
+	if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
+		systemctl daemon-reload; \
+		echo "install: now run: systemctl enable --now gestured.socket"; \
 	fi
 
-## uninstall: removes what install put in place except the configuration (it may be edited).
+## uninstall: removes what install put in place except the configuration (it may be edited) and
+## the group (files elsewhere may belong to it).
 uninstall:
-	rm -f "$(DESTDIR)$(BINDIR)/gestured"
-	@if [ -d systemd ]; then \
-		for unit in systemd/*; do set -x; rm -f "$(DESTDIR)$(SYSTEMDUNITDIR)/$${unit##*/}"; done; \
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
+		systemctl disable --now gestured.socket gestured.service 2>/dev/null || true; \
 	fi
-	@echo "uninstall: left $(DESTDIR)$(CONFIGDIR)/gestured.json5 in place"
+	rm -f "$(DESTDIR)$(BINDIR)/gestured"
+	rm -f "$(DESTDIR)$(SYSTEMDUNITDIR)/gestured.service" "$(DESTDIR)$(SYSTEMDUNITDIR)/gestured.socket"
+	rm -f "$(DESTDIR)$(SYSUSERSDIR)/gestured.conf"
+	rm -f "$(DESTDIR)$(MANDIR)/man8/gestured.8" "$(DESTDIR)$(MANDIR)/man5/gestured.json5.5"
+	rm -rf "$(DESTDIR)$(DOCDIR)"
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
+	@echo "uninstall: left $(DESTDIR)$(CONFIGDIR)/gestured.json5 and group $(SOCKET_GROUP) in place"
 
 clean:
 	$(SWIFT) package clean $(SWIFTPM_FLAGS)

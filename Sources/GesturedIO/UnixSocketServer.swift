@@ -33,12 +33,15 @@ public enum SocketServerError: Error, CustomStringConvertible, Equatable, Sendab
     case inUse(path: String)
     /// The path exists and is not a socket; it is left alone.
     case notASocket(path: String)
+    /// The service manager passed sockets this daemon cannot serve on.
+    case activation(SocketActivation.Failure)
     case system(SystemError)
 
     public var description: String {
         switch self {
-        case .inUse(let path): "\(path): in use by a running daemon"
+        case .inUse(let path): "\(path): another daemon is already listening on this socket (it accepted a connection); not starting a second one"
         case .notASocket(let path): "\(path): exists and is not a socket, not replacing it"
+        case .activation(let failure): "\(failure)"
         case .system(let error): "\(error)"
         }
     }
@@ -69,6 +72,8 @@ public final class UnixSocketServer {
     private var clients: [ClientID: Client] = [:]
     private var nextID: UInt64 = 1
     private var isClosed = false
+    /// Whether `close` removes the socket file: only when this server created it.
+    private let ownsFile: Bool
 
     /// Binds and listens on `path`.
     ///
@@ -83,11 +88,14 @@ public final class UnixSocketServer {
     ///   - permissions: mode of the socket file (connecting needs write permission), or nil to
     ///     keep what the umask gives. Who may read gestures is the executable's policy: touch
     ///     positions can reveal what is typed on an on-screen keyboard.
+    ///   - group: group owner of the socket file (set with `lchown` after `bind`, before
+    ///     `listen`, so no client can connect while it is still the creator's), or nil to keep it.
     public init(path: String, backlog: Int32 = 16, maxQueuedBytes: Int = 256 << 10,
-                maxClients: Int = 64, permissions: mode_t? = nil) throws(SocketServerError) {
+                maxClients: Int = 64, permissions: mode_t? = nil, group: gid_t? = nil) throws(SocketServerError) {
         self.path = path
         self.maxQueuedBytes = maxQueuedBytes
         self.maxClients = maxClients
+        self.ownsFile = true
         do {
             try Self.makeParentDirectory(of: path)
             try Self.removeStaleSocket(at: path)
@@ -97,6 +105,9 @@ public final class UnixSocketServer {
             do {
                 _ = try Self.withAddress(path) { (address, length) throws(SystemError) in
                     try syscall("bind", path: path, onInterrupt: .fail) { bind(fd.rawValue, address, length) }
+                }
+                if let group {
+                    try syscall("lchown", path: path, onInterrupt: .retry) { lchown(path, uid_t.max, group) }
                 }
                 if let permissions {
                     try syscall("chmod", path: path, onInterrupt: .retry) { chmod(path, permissions) }
@@ -116,7 +127,31 @@ public final class UnixSocketServer {
         }
     }
 
+    /// Serves on a listening socket someone else created (socket activation: the service
+    /// manager bound it and keeps it across restarts). The descriptor is made non-blocking;
+    /// `close` closes it but leaves the socket file, which is not ours to remove.
+    ///
+    /// - Parameters:
+    ///   - descriptor: a listening `AF_UNIX` stream socket (see
+    ///     `SocketActivation.validateListeningUnixStream`).
+    ///   - path: where it is bound, for messages.
+    public init(adopting descriptor: FileDescriptor, path: String, maxQueuedBytes: Int = 256 << 10,
+                maxClients: Int = 64) throws(SocketServerError) {
+        self.path = path
+        self.maxQueuedBytes = maxQueuedBytes
+        self.maxClients = maxClients
+        self.ownsFile = false
+        let flags = fcntl(descriptor.rawValue, F_GETFL)
+        if flags == -1 || fcntl(descriptor.rawValue, F_SETFL, flags | O_NONBLOCK) == -1 {
+            throw .system(SystemError(operation: "fcntl(F_SETFL, O_NONBLOCK)", path: path, errno: .current))
+        }
+        listenDescriptor = descriptor
+    }
+
     deinit { close() }
+
+    /// How many clients are connected.
+    public var clientCount: Int { clients.count }
 
     /// The connected clients, oldest first.
     public var clientIDs: [ClientID] { clients.keys.sorted() }
@@ -249,13 +284,14 @@ public final class UnixSocketServer {
         return true
     }
 
-    /// Disconnects every client, closes the socket and removes its file.
+    /// Disconnects every client, closes the socket and removes its file if this server
+    /// created it (an adopted socket's file belongs to whoever bound it).
     public func close() {
         guard !isClosed else { return }
         isClosed = true
         for id in clientIDs { disconnect(id) }
         try? listenDescriptor.close()
-        unlink(path)
+        if ownsFile { unlink(path) }
     }
 
     // MARK: - Private

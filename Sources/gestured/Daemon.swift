@@ -12,6 +12,7 @@ final class Daemon {
         static let listener: UInt64 = 1
         static let timer: UInt64 = 2
         static let signals: UInt64 = 3
+        static let watchdog: UInt64 = 4
         static let deviceBase: UInt64 = 1 << 32
         static let clientBase: UInt64 = 1 << 48
     }
@@ -29,6 +30,7 @@ final class Daemon {
     private let timer: DeadlineTimer
     private let signals: SignalChannel
     private let server: UnixSocketServer
+    private let supervisor = Supervisor()
     private let configPath: String?
     private var configuration: Configuration
     private var pipeline: GesturePipeline
@@ -54,6 +56,7 @@ final class Daemon {
         do { daemon = try Daemon(configPath: configPath, configuration: configuration, socketPath: socketPath) } catch {
             throw CommandFailure(ExitStatus.failure, "\(error)")
         }
+        daemon.supervisor.ready(devices: daemon.devices.count, clients: daemon.server.clientCount)
         daemon.loop()
         daemon.shutdown()
     }
@@ -68,7 +71,7 @@ final class Daemon {
             poller = try Poller()
             timer = try DeadlineTimer()
         } catch { throw .system(error) }
-        do { server = try UnixSocketServer(path: socketPath) } catch { throw .socket(error) }
+        do { server = try ListeningSocket.open(path: socketPath) } catch { throw .socket(error) }
 
         var candidates: [InputDeviceInfo] = []
         do { candidates = try UdevEnumerator.inputDevices().filter(\.isTouchscreen) } catch {
@@ -91,6 +94,7 @@ final class Daemon {
             try poller.add(server.listenDescriptor, token: Token.listener, events: .readable)
             try poller.add(timer.descriptor, token: Token.timer, events: .readable)
             try poller.add(signals.descriptor, token: Token.signals, events: .readable)
+            try supervisor.register(with: poller, token: Token.watchdog)
         } catch { throw .system(error) }
 
         for info in candidates { open(info) }
@@ -337,6 +341,8 @@ final class Daemon {
     }
 
     private func reload() {
+        supervisor.reloading()
+        defer { supervisor.ready(devices: devices.count, clients: server.clientCount) }
         let fresh: Configuration
         do { fresh = try loadConfiguration(configPath) } catch {
             for line in error.lines { Log.error(line) }
@@ -383,16 +389,19 @@ final class Daemon {
                 case Token.listener: accept()
                 case Token.timer: armedDeadline = nil; fireDeadlines()
                 case Token.signals: handleSignals()
+                case Token.watchdog: supervisor.watchdogFired()
                 case Token.clientBase...: serviceClient(ClientID(rawValue: item.token - Token.clientBase), events: item.events)
                 case Token.deviceBase...: readDevice(token: item.token, events: item.events)
                 default: break
                 }
             }
+            supervisor.update(devices: devices.count, clients: server.clientCount)
         }
     }
 
     /// Ends running gestures with `cancelled` lines, closes devices, removes the socket file.
     private func shutdown() {
+        supervisor.stopping()
         output.removeAll(keepingCapacity: true)
         for token in devices.keys.sorted() {
             if let device = devices[token] { pipeline.removeDevice(device.id, now: MonotonicClock.now(), into: &output) }

@@ -55,7 +55,7 @@ func fileExists(_ path: String) -> Bool {
         let running = try UnixSocketServer(path: path)
         defer { running.close() }
         #expect(throws: SocketServerError.inUse(path: path)) { try UnixSocketServer(path: path) }
-        #expect(SocketServerError.inUse(path: path).description == "\(path): in use by a running daemon")
+        #expect(SocketServerError.inUse(path: path).description == "\(path): another daemon is already listening on this socket (it accepted a connection); not starting a second one")
         // The running daemon is undisturbed.
         #expect(fileExists(path))
         let client = try LineClient(path: path, deadline: deadline(milliseconds: 5000))

@@ -38,8 +38,11 @@ public final class Subprocess {
     ///   - executable: a path, or a name looked up in `PATH`.
     ///   - arguments: without `argv[0]` (which is `executable`).
     ///   - environment: added to (and overriding) this process's environment.
+    ///   - descriptors: the child's descriptor number → this process's descriptor to give it
+    ///     there (e.g. `[3: listener]` for socket activation); close-on-exec is cleared.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                stdout: Output = .inherit, stderr: Output = .inherit) throws(SystemError) {
+                stdout: Output = .inherit, stderr: Output = .inherit,
+                descriptors: [Int32: Int32] = [:]) throws(SystemError) {
         self.executable = executable
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -51,6 +54,9 @@ public final class Subprocess {
             case .file(let path):
                 posix_spawn_file_actions_addopen(&actions, fd, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             }
+        }
+        for (target, source) in descriptors.sorted(by: { $0.key < $1.key }) {
+            posix_spawn_file_actions_adddup2(&actions, source, target)
         }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

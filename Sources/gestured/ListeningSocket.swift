@@ -1,0 +1,51 @@
+import GesturedIO
+import Glibc
+
+/// The daemon's listening socket: the one the service manager passed (socket activation), or
+/// one it creates itself.
+enum ListeningSocket {
+    /// The group that may connect; `make install` creates it (sysusers.d or groupadd).
+    static let groupName = "gestured"
+    /// Owner and group read and write (connecting needs write permission); nobody else:
+    /// touch positions can reveal what is typed on an on-screen keyboard.
+    static let mode: mode_t = 0o660
+
+    /// Serves on the socket passed through `LISTEN_FDS`/`LISTEN_PID` when there is one (it
+    /// must be a single listening Unix stream socket), else binds `path` with `mode` and, when
+    /// the group exists and this process may give files to it, group `groupName`.
+    static func open(path: String) throws(SocketServerError) -> UnixSocketServer {
+        let passed: [SocketActivation.Passed]
+        do { passed = try SocketActivation.takeFromEnvironment() } catch { throw .activation(error) }
+        if !passed.isEmpty {
+            guard passed.count == 1 else {
+                for item in passed { try? item.descriptor.close() }
+                throw .activation(.wrongCount(passed.count))
+            }
+            let bound: String
+            do { bound = try SocketActivation.validateListeningUnixStream(passed[0].descriptor) } catch {
+                throw .activation(error)
+            }
+            if bound != path {
+                Log.warning("the service manager passed a socket bound to \(bound.isEmpty ? "no path" : bound), not \(path); serving on it")
+            }
+            Log.info("using the socket passed by the service manager (\(bound))")
+            return try UnixSocketServer(adopting: passed[0].descriptor, path: bound.isEmpty ? path : bound)
+        }
+        let group = usableGroup(named: groupName)
+        if group == nil { Log.debug("group \(groupName) absent or not ours; the socket keeps this process's group") }
+        return try UnixSocketServer(path: path, permissions: mode, group: group)
+    }
+
+    /// The group's id when it exists and this process may `chown` a file to it: as root, or as
+    /// a member.
+    private static func usableGroup(named name: String) -> gid_t? {
+        guard let entry = getgrnam(name) else { return nil }
+        let gid = entry.pointee.gr_gid
+        if geteuid() == 0 || getegid() == gid { return gid }
+        let count = getgroups(0, nil)
+        guard count > 0 else { return nil }
+        var groups = [gid_t](repeating: 0, count: Int(count))
+        let filled = getgroups(count, &groups)
+        return filled > 0 && groups.prefix(Int(filled)).contains(gid) ? gid : nil
+    }
+}

@@ -1,0 +1,109 @@
+import GesturedCore
+import GesturedIO
+import GesturedTestSupport
+import Glibc
+import Testing
+
+/// The units in systemd/ and the man pages, checked with the tools that will read them:
+/// `systemd-analyze verify`, `systemd-analyze security --offline=yes` (exposure at most 1.5),
+/// and groff with all warnings.
+@Suite struct SystemdUnitTests {
+    static let maximumExposure = 1.5
+    let root = TestEnvironment.packageRoot
+
+    /// The units as `make install` generates them, with `ExecStart=` pointing at the built
+    /// `gestured` (verify checks that it exists and is executable).
+    func renderedUnits() throws -> TestEnvironment.TemporaryDirectory {
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-units")
+        for unit in ["gestured.service", "gestured.socket"] {
+            let text = try readTextFile(path: "\(root)/systemd/\(unit).in")
+            try directory.write(unit, render(text, bindir: TestEnvironment.buildDirectory, configdir: "/etc/gestured"))
+        }
+        return directory
+    }
+
+    func render(_ template: String, bindir: String, configdir: String) -> String {
+        template.split(separator: "@BINDIR@", omittingEmptySubsequences: false).joined(separator: bindir)
+            .split(separator: "@CONFIGDIR@", omittingEmptySubsequences: false).joined(separator: configdir)
+    }
+
+    func tool(_ name: String) -> String? {
+        let found = TestEnvironment.which(name)
+        if found == nil { Issue.record("\(name) is not installed: run `make deps`") }
+        return found
+    }
+
+    @Test func unitsPassSystemdAnalyzeVerify() throws {
+        guard let analyze = tool("systemd-analyze") else { return }
+        let units = try renderedUnits()
+        // --man=no: the man pages are checked below; verify would look for installed ones.
+        let run = try Subprocess.run(analyze, ["verify", "--man=no", units.path + "/gestured.service", units.path + "/gestured.socket"],
+                                     in: units.path, deadline: deadline(milliseconds: 30_000))
+        #expect(run.termination == .exited(0), "\(run.stderr)")
+        #expect(run.stderr.isEmpty, "verify warned:\n\(run.stderr)")
+    }
+
+    @Test func serviceExposureIsAtMostOnePointFive() throws {
+        guard let analyze = tool("systemd-analyze") else { return }
+        let units = try renderedUnits()
+        let run = try Subprocess.run(analyze, ["security", "--offline=yes", "--no-pager", units.path + "/gestured.service"],
+                                     in: units.path, deadline: deadline(milliseconds: 30_000))
+        #expect(run.termination == .exited(0), "\(run.stderr)")
+        let marker = "Overall exposure level for gestured.service: "
+        let line = try #require(run.stdout.split(separator: "\n").first { $0.contains(marker) }, "\(run.stdout)\n\(run.stderr)")
+        let value = line.split(separator: marker).last.flatMap { $0.split(separator: " ").first }.flatMap { Double($0) }
+        let exposure = try #require(value, "cannot read the exposure in: \(line)")
+        #expect(exposure <= Self.maximumExposure, "exposure \(exposure):\n\(run.stdout)")
+    }
+
+    /// What the issue requires of the unit, and what it forbids (PrivateDevices= hides
+    /// /dev/input; PrivateNetwork= cuts udev's hotplug events off).
+    @Test func serviceHasTheRequiredDirectives() throws {
+        let service = try directives(readTextFile(path: "\(root)/systemd/gestured.service.in"))
+        for required in ["Type=notify", "Restart=on-failure", "NotifyAccess=main", "DynamicUser=yes",
+                         "SupplementaryGroups=input", "DevicePolicy=closed", "DeviceAllow=char-input r",
+                         "CapabilityBoundingSet=", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
+                         "NoNewPrivileges=yes", "RestrictAddressFamilies=AF_UNIX AF_NETLINK", "IPAddressDeny=any",
+                         "MemoryDenyWriteExecute=yes", "SystemCallFilter=@system-service",
+                         "ExecReload=/bin/kill -HUP $MAINPID", "Requires=gestured.socket"] {
+            #expect(service.contains(required), "missing \(required)")
+        }
+        #expect(service.contains { $0.hasPrefix("WatchdogSec=") })
+        #expect(!service.contains { $0.hasPrefix("PrivateDevices=") || $0.hasPrefix("PrivateNetwork=") })
+        // 252 (Debian 12) does not know notify-reload.
+        #expect(!service.contains("Type=notify-reload"))
+        let execStart = try #require(service.first { $0.hasPrefix("ExecStart=") })
+        #expect(execStart.hasPrefix("ExecStart=@BINDIR@/gestured run --config @CONFIGDIR@/gestured.json5"))
+
+        let socket = try directives(readTextFile(path: "\(root)/systemd/gestured.socket.in"))
+        let listen = try #require(socket.first { $0.hasPrefix("ListenStream=") })
+        #expect(execStart.hasSuffix("--socket " + listen.dropFirst("ListenStream=".count)),
+                "the service's --socket and the socket unit's path differ")
+        #expect(socket.contains("SocketMode=0660"))
+        #expect(socket.contains("SocketGroup=gestured"))
+        let sysusers = try readTextFile(path: "\(root)/systemd/gestured.sysusers")
+        #expect(sysusers.split(separator: "\n").contains("g gestured -"))
+    }
+
+    @Test(arguments: ["gestured.8", "gestured.json5.5"])
+    func manPageRendersWithoutWarnings(page: String) throws {
+        guard let groff = tool("groff"), let man = tool("man") else { return }
+        let path = "\(root)/man/\(page)"
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-man")
+        let checked = try Subprocess.run(groff, ["-man", "-Tutf8", "-ww", "-z", path], environment: ["LC_ALL": "C.UTF-8"],
+                                         in: directory.path, deadline: deadline(milliseconds: 30_000))
+        #expect(checked.termination == .exited(0))
+        #expect(checked.stderr.isEmpty, "groff warned:\n\(checked.stderr)")
+        let rendered = try Subprocess.run(man, ["-l", path], environment: ["LC_ALL": "C.UTF-8", "MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"],
+                                          in: directory.path, deadline: deadline(milliseconds: 30_000))
+        #expect(rendered.termination == .exited(0))
+        #expect(rendered.stderr.isEmpty, "man -l warned:\n\(rendered.stderr)")
+        #expect(rendered.stdout.contains("NAME"))
+        #expect(rendered.stdout.contains("SEE ALSO"))
+    }
+
+    /// `Key=value` lines, without comments and section headers.
+    func directives(_ text: String) -> [String] {
+        text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") && !$0.hasPrefix("[") && $0.contains("=") }
+    }
+}
