@@ -51,6 +51,8 @@ deps:
 	@missing=""; \
 	pkg-config --exists libevdev 2>/dev/null || missing="$$missing libevdev"; \
 	pkg-config --exists libudev 2>/dev/null || missing="$$missing libudev"; \
+	pkg-config --exists umockdev-1.0 2>/dev/null || missing="$$missing umockdev-1.0"; \
+	command -v umockdev-wrapper >/dev/null 2>&1 || missing="$$missing umockdev-wrapper"; \
 	command -v umockdev-run >/dev/null 2>&1 || missing="$$missing umockdev-run"; \
 	command -v evemu-describe >/dev/null 2>&1 || missing="$$missing evemu-describe"; \
 	command -v groff >/dev/null 2>&1 || missing="$$missing groff"; \

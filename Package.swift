@@ -16,6 +16,9 @@ let package = Package(
                        providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", path: "Sources/CUdev", pkgConfig: "libudev",
                        providers: [.apt(["libudev-dev"])]),
+        // libumockdev's testbed (hotplug in tests): only the test tool links it.
+        .systemLibrary(name: "CUmockdev", path: "Sources/CUmockdev", pkgConfig: "umockdev-1.0",
+                       providers: [.apt(["libumockdev-dev"])]),
         // Linux libc headers that the Glibc module leaves out (epoll, timerfd, signalfd, inotify, pidfd).
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         // libm: `Double.rounded()` and friends lower to libm calls on Linux.
@@ -32,7 +35,7 @@ let package = Package(
         // Developer/test tool: writes umockdev files for a .desc (make demo) and checks the
         // libudev/libevdev path from inside umockdev-run (GesturedIOTests run it there).
         .executableTarget(name: "gestured-testtool",
-                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore"],
+                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore", "CUmockdev", "CLinux"],
                           path: "Tests/Tool"),
         // Across modules: replay goldens with the built-in configuration, the command line.
         .testTarget(name: "GesturedTests",

@@ -4,8 +4,8 @@ import GesturedCore
 enum ConfigKeys {
     static let root = ["screen", "devices", "views"]
     static let screen = ["width", "height"]
-    static let device = ["match", "rotation", "calibration", "grab", "ignore"]
-    static let match = ["name", "sysname"]
+    static let device = ["match", "rotation", "calibration", "grab", "ignore", "add", "maximumTouches"]
+    static let match = ["name", "sysname", "vendor", "product", "type", "properties"]
     static let view = ["id", "frame", "isUserInteractionEnabled", "isHidden", "alpha", "hitTestInsets",
                        "hitShape", "gestures", "subviews"]
     static let frame = ["x", "y", "width", "height"]
@@ -55,7 +55,7 @@ extension DocumentReader {
         var rule = DeviceRule()
         if let match = members["match"], let fields = object(match) {
             checkKeys(fields, of: match, known: ConfigKeys.match)
-            rule.match = DeviceMatch(name: string(fields["name"]), sysname: string(fields["sysname"]))
+            rule.match = deviceMatch(fields)
         }
         if let node = members["rotation"], let degrees = number(node) {
             if let rotation = Int(exactly: degrees).flatMap(Rotation.init(rawValue:)) {
@@ -74,7 +74,35 @@ extension DocumentReader {
         }
         if let grab = bool(members["grab"]) { rule.grab = grab }
         if let ignore = bool(members["ignore"]) { rule.ignore = ignore }
+        if let add = bool(members["add"]) { rule.add = add }
+        if let node = members["maximumTouches"], node.value != .null, let n = integer(node, minimum: 1) {
+            rule.maximumTouches = n
+        }
         return rule
+    }
+
+    /// `{name, sysname, vendor, product, type, properties}`: globs, 16-bit ids (`0x0eef` is
+    /// fine in JSON5), a device kind, and `{PROPERTY: glob}` on udev properties.
+    private mutating func deviceMatch(_ fields: [String: Node]) -> DeviceMatch {
+        var match = DeviceMatch(name: string(fields["name"]), sysname: string(fields["sysname"]))
+        for (key, target) in [("vendor", \DeviceMatch.vendor), ("product", \DeviceMatch.product)] {
+            guard let node = fields[key], let n = integer(node, minimum: 0) else { continue }
+            guard n <= 0xFFFF else { report("must be at most 65535 (0xffff), found \(n)", at: node.path); continue }
+            match[keyPath: target] = UInt16(n)
+        }
+        if let node = fields["type"], let text = string(node) {
+            if let kind = DeviceKind(rawValue: text) {
+                match.type = kind
+            } else {
+                report("must be one of \(DeviceKind.allCases.map(\.rawValue).joined(separator: ", ")), found \"\(text)\"", at: node.path)
+            }
+        }
+        if let node = fields["properties"], let properties = object(node) {
+            for key in properties.keys.sorted() {
+                if let pattern = string(properties[key]) { match.properties[key] = pattern }
+            }
+        }
+        return match
     }
 
     // MARK: Views

@@ -73,7 +73,9 @@ public final class EvdevDevice {
             slotCount: max(0, Int(libevdev_get_num_slots(device))),
             hasTrackingID: libevdev_has_event_code(device, UInt32(EventCode.EV_ABS),
                                                    UInt32(EventCode.ABS_MT_TRACKING_ID)) != 0,
-            isDirect: libevdev_has_property(device, UInt32(EventCode.INPUT_PROP_DIRECT)) != 0)
+            isDirect: libevdev_has_property(device, UInt32(EventCode.INPUT_PROP_DIRECT)) != 0,
+            isFakeMultitouch: libevdev_has_event_code(device, UInt32(EventCode.EV_ABS),
+                                                      UInt32(EventCode.ABS_RESERVED)) != 0)
     }
 
     /// Whether the device reports `type`/`code`.

@@ -6,6 +6,7 @@ enum Command: Equatable {
     case run(config: String?, socket: String?, verbose: Bool)
     case replay(config: String?, format: LineFormat, touches: Bool, failed: Bool, description: String?, recording: String)
     case checkConfig(file: String)
+    case devices(config: String?, json: Bool)
     case listen(socket: String?, format: LineFormat, filter: LineFilter?, touches: Bool, failed: Bool)
     case version
     case help
@@ -47,6 +48,10 @@ enum Arguments {
         case "check-config":
             let positional = try options.finish(positional: 1)
             return .checkConfig(file: positional[0])
+        case "devices":
+            let config = try options.value("--config"), json = options.flag("--json")
+            try options.finish(positional: 0)
+            return .devices(config: config, json: json)
         case "listen":
             let socket = try options.value("--socket")
             let format = try options.format()
@@ -77,6 +82,9 @@ enum Arguments {
                           [--description DESC] RECORDING
                                      the daemon's pipeline over an evemu recording, lines to stdout
           gestured check-config FILE validate a configuration; exit 0, or print errors and exit 78
+          gestured devices [--json] [--config FILE]
+                                     every input device udev knows: type, protocol, slots, axis
+                                     ranges and resolution, the rule that applies, used or not
           gestured listen [--socket PATH] [--format text|json] [--filter EXPR] [--touches] [--failed]
                                      a client: print the daemon's event lines (EXPR: key=glob
                                      terms, keys type state name view device, e.g.

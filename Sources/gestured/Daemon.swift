@@ -13,6 +13,7 @@ final class Daemon {
         static let timer: UInt64 = 2
         static let signals: UInt64 = 3
         static let watchdog: UInt64 = 4
+        static let hotplug: UInt64 = 5
         static let deviceBase: UInt64 = 1 << 32
         static let clientBase: UInt64 = 1 << 48
     }
@@ -31,6 +32,8 @@ final class Daemon {
     private let signals: SignalChannel
     private let server: UnixSocketServer
     private let supervisor = Supervisor()
+    /// udev's netlink monitor; nil when it could not be created (no hotplug then).
+    private let monitor: UdevMonitor?
     private let configPath: String?
     private var configuration: Configuration
     private var pipeline: GesturePipeline
@@ -73,17 +76,21 @@ final class Daemon {
         } catch { throw .system(error) }
         do { server = try ListeningSocket.open(path: socketPath) } catch { throw .socket(error) }
 
-        var candidates: [InputDeviceInfo] = []
-        do { candidates = try UdevEnumerator.inputDevices().filter(\.isTouchscreen) } catch {
+        // The monitor before the enumeration: a device added in between is seen twice (the
+        // duplicate is dropped by syspath in `hotplug`) rather than never.
+        do { monitor = try UdevMonitor() } catch {
+            Log.warning("udev monitor: \(error); devices added later will not be seen")
+            monitor = nil
+        }
+        var candidates: [DeviceCandidate] = []
+        do {
+            candidates = try UdevEnumerator.inputDevices().compactMap { DeviceCandidate.admit($0, configuration: configuration) }
+        } catch {
             Log.warning("udev enumeration failed: \(error); starting without devices")
         }
-        let first = candidates.lazy.compactMap { info -> DeviceDescription? in
-            guard let device = try? EvdevDevice(path: info.devnode) else { return nil }
-            defer { device.close() }
-            return device.description(sysname: info.sysname)
-        }.first
-        let rule = first.flatMap { d in configuration.devices.first { $0.matches(d) } }
-        let screen = GesturePipeline.screen(configuration: configuration, firstDevice: first, rotation: rule?.rotation ?? .none)
+        let first = candidates.first?.description
+        let screen = GesturePipeline.screen(configuration: configuration, firstDevice: first,
+                                            rotation: candidates.first?.rule?.rotation ?? .none)
         do { pipeline = try GesturePipeline(configuration: configuration, screen: screen) } catch {
             throw .configuration("\(error)")
         }
@@ -95,9 +102,10 @@ final class Daemon {
             try poller.add(timer.descriptor, token: Token.timer, events: .readable)
             try poller.add(signals.descriptor, token: Token.signals, events: .readable)
             try supervisor.register(with: poller, token: Token.watchdog)
+            if let monitor { try poller.add(monitor.descriptor, token: Token.hotplug, events: .readable) }
         } catch { throw .system(error) }
 
-        for info in candidates { open(info) }
+        for candidate in candidates { open(candidate) }
         if devices.isEmpty { Log.info("no touchscreen found; waiting for clients on \(socketPath)") }
         Log.info("listening on \(socketPath)")
     }
@@ -117,30 +125,34 @@ final class Daemon {
 
     // MARK: Devices
 
-    private func open(_ info: InputDeviceInfo) {
-        let evdev: EvdevDevice
-        do { evdev = try EvdevDevice(path: info.devnode) } catch {
-            Log.warning("\(info.sysname) (\(info.name)): cannot open: \(error), ignoring")
-            return
+    /// Udev announced devices: opens those added (unless open already: the enumeration may have
+    /// seen them), closes those removed, and takes up a device whose `change` shows that udev
+    /// has now processed it.
+    private func hotplug() {
+        guard let monitor else { return }
+        for event in monitor.receive() {
+            let open = devices.first { $0.value.info.syspath == event.device.syspath }?.key
+            switch event.action {
+            case "remove":
+                if let open { close(deviceToken: open, reason: "removed (udev)") }
+            case "add", "change":
+                guard open == nil else { continue }
+                if let candidate = DeviceCandidate.admit(event.device, configuration: configuration) { self.open(candidate) }
+            default:
+                break
+            }
         }
-        let description = evdev.description(sysname: info.sysname)
-        let rule = configuration.devices.first { $0.matches(description) }
-        if rule?.ignore == true {
-            Log.info("\(info.sysname) (\(info.name)): ignored by the configuration")
-            evdev.close()
-            return
-        }
+    }
+
+    private func open(_ candidate: DeviceCandidate) {
+        let (info, evdev, description) = (candidate.info, candidate.evdev, candidate.description)
         let id: GesturePipeline.DeviceID
-        do { id = try pipeline.addDevice(description, rule: rule) } catch {
+        do { id = try pipeline.addDevice(description, rule: candidate.rule, fallbackCalibration: candidate.udevCalibration) } catch {
             Log.warning("\(info.sysname) (\(info.name)): not usable: \(error), ignoring")
             evdev.close()
             return
         }
-        if rule?.grab == true {
-            do { try evdev.grab(true) } catch {
-                Log.warning("\(info.sysname) (\(info.name)): exclusive grab failed: \(error); reading it shared")
-            }
-        }
+        candidate.grabIfAsked()
         let monotonic = evdev.setMonotonicClock()
         if !monotonic {
             Log.warning("\(info.sysname): cannot switch event timestamps to CLOCK_MONOTONIC; stamping frames with their read time instead")
@@ -189,6 +201,7 @@ final class Daemon {
         output.removeAll(keepingCapacity: true)
         for event in events { pipeline.handle(event, from: device.id, into: &output) }
         publish()
+        DeviceCandidate.logAnomalies(pipeline.takeAnomalies(of: device.id), sysname: device.info.sysname)
         switch status {
         case .drained:
             if ready.contains(.hangup) || ready.contains(.error) { close(deviceToken: token, reason: "hung up") }
@@ -390,6 +403,7 @@ final class Daemon {
                 case Token.timer: armedDeadline = nil; fireDeadlines()
                 case Token.signals: handleSignals()
                 case Token.watchdog: supervisor.watchdogFired()
+                case Token.hotplug: hotplug()
                 case Token.clientBase...: serviceClient(ClientID(rawValue: item.token - Token.clientBase), events: item.events)
                 case Token.deviceBase...: readDevice(token: item.token, events: item.events)
                 default: break

@@ -26,6 +26,8 @@ do throws(CommandFailure) {
         print(Arguments.help, terminator: "")
     case .checkConfig(let file):
         try CheckConfigCommand.run(file: file)
+    case .devices(let config, let json):
+        try DevicesCommand.run(config: config, json: json)
     case .replay(let config, let format, let touches, let failed, let description, let recording):
         try ReplayCommand.run(config: config, format: format, touches: touches, failed: failed,
                               description: description, recording: recording)

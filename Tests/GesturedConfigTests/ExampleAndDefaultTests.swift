@@ -16,9 +16,12 @@ import Glibc
         let configuration = try ConfigLoader.load(path: Self.examplePath)
         #expect(configuration.screen == Size(width: 1280, height: 800))
         #expect(configuration.devices == [
-            DeviceRule(match: DeviceMatch(name: "ILITEK*", sysname: "event*"), rotation: .quarter,
-                       calibration: [1, 0, 0, 0, 1, 0], grab: true, ignore: false),
+            DeviceRule(match: DeviceMatch(name: "ILITEK*", sysname: "event*", vendor: 0x222a, product: 0x0001,
+                                          type: .touchscreen, properties: ["ID_BUS": "usb"]),
+                       rotation: .quarter, calibration: [1, 0, 0, 0, 1, 0], grab: true, ignore: false,
+                       add: false, maximumTouches: 10),
             DeviceRule(match: DeviceMatch(name: "*Pen*"), ignore: true),
+            DeviceRule(match: DeviceMatch(name: "*Finger*", type: .tablet), add: true),
         ])
         let root = try #require(configuration.views.first)
         #expect(root.id == "root" && root.frame == nil)
@@ -49,6 +52,18 @@ import Glibc
         var missing: [String] = []
         for key in ExpectedKeys.allGestureKeys where !text.contains("\(key):") { missing.append(key) }
         #expect(missing == [])
+    }
+
+    /// Every field of a device rule and of its match is a key the example shows and
+    /// docs/CONFIG.md documents (read by reflection: a field added to the core without a key
+    /// or a line of documentation fails here).
+    @Test func everyDeviceKeyIsShownAndDocumented() throws {
+        let example = try #require(String(validating: try readBytes(Self.examplePath), as: UTF8.self))
+        let docsPath = Self.examplePath.replacingSuffix("config/gestured.json5", with: "docs/CONFIG.md")
+        let docs = try #require(String(validating: try readBytes(docsPath), as: UTF8.self))
+        let keys = ExpectedKeys.labels(DeviceRule()) + ExpectedKeys.labels(DeviceMatch())
+        #expect(keys.filter { !example.contains("\($0):") } == [])
+        #expect(keys.filter { !docs.contains("`\($0)`") } == [])
     }
 
     @Test func defaultConfigurationParses() throws {
@@ -109,3 +124,9 @@ func readBytes(_ path: String) throws -> [UInt8] {
 }
 
 struct CannotRead: Error {}
+
+extension String {
+    func replacingSuffix(_ suffix: String, with replacement: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) + replacement : self
+    }
+}

@@ -1,5 +1,6 @@
 import Testing
 import GesturedConfig
+import GesturedCore
 
 /// Well-formed JSON5 that is not a valid configuration: every problem, each at its key path.
 @Suite struct ValidationDiagnosticsTests {
@@ -81,6 +82,22 @@ import GesturedConfig
     @Test func calibrationMustBeFinite() {
         #expect(diagnostics("{ devices: [{ calibration: [1, 0, NaN, 0, 1, 0] }] }")
                 == ["test.json5:1:35: devices[0].calibration[2]: expected a finite number, found NaN"])
+    }
+
+    @Test func deviceMatchKeysAreChecked() {
+        #expect(diagnostics("{ devices: [{ match: { vendor: 0x10000, product: -1, type: 'pen', properties: { ID_BUS: 3 } }, maximumTouches: 0 }] }") == [
+            "test.json5:1:32: devices[0].match.vendor: must be at most 65535 (0xffff), found 65536",
+            "test.json5:1:50: devices[0].match.product: must be at least 0, found -1",
+            "test.json5:1:60: devices[0].match.type: must be one of touchscreen, touchpad, tablet, other, found \"pen\"",
+            "test.json5:1:89: devices[0].match.properties.ID_BUS: expected a string, found a number",
+            "test.json5:1:112: devices[0].maximumTouches: must be at least 1, found 0",
+        ])
+    }
+
+    @Test func deviceMatchKeysAreRead() throws {
+        let configuration = try #require(parsed("{ devices: [{ match: { vendor: 0x0eef, type: 'touchpad', properties: { ID_PATH: 'pci-*' } }, add: true, maximumTouches: 2 }] }"))
+        #expect(configuration.devices == [DeviceRule(match: DeviceMatch(vendor: 0x0eef, type: .touchpad, properties: ["ID_PATH": "pci-*"]),
+                                                     add: true, maximumTouches: 2)])
     }
 
     @Test func alphaOutOfRange() {

@@ -10,16 +10,20 @@ struct EvdevFrameDecoderTests {
         sysname: "event1", name: "single", x: AxisInfo(minimum: 0, maximum: 1023), y: AxisInfo(minimum: 0, maximum: 767))
 
     /// `(ms, type, code, value)` tuples.
-    static func run(_ device: DeviceDescription, _ events: [(Int64, UInt16, UInt16, Int32)]) throws -> [String] {
-        var decoder = try EvdevFrameDecoder(device: device)
+    /// A `SYN_DROPPED` frame reads "t dropped"; anomalies the decoder counted are appended as
+    /// "! name×count" lines at the end.
+    static func run(_ device: DeviceDescription, _ events: [(Int64, UInt16, UInt16, Int32)],
+                    options: EvdevFrameDecoder.Options = .init()) throws -> [String] {
+        var decoder = try EvdevFrameDecoder(device: device, options: options)
         var out: [String] = []
         for (ms, type, code, value) in events {
             guard decoder.feed(RawEvent(time: Instant(microseconds: ms * 1000), type: type, code: code, value: value)) else { continue }
             let f = decoder.frame
-            out.append("\(f.time.microseconds / 1000) " + f.changes.map { c in
+            out.append("\(f.time.microseconds / 1000) " + (f.resynchronized ? "dropped" : f.changes.map { c in
                 "\(c.slot):\(c.phase)@\(c.position.x),\(c.position.y)"
-            }.joined(separator: " "))
+            }.joined(separator: " ")))
         }
+        for (anomaly, count) in decoder.takeAnomalies() { out.append("! \(anomaly)×\(count)") }
         return out
     }
 
@@ -55,7 +59,8 @@ struct EvdevFrameDecoderTests {
             (0, Self.ABS, Self.TID, 1), (0, Self.ABS, Self.MX, 10), (0, Self.ABS, Self.MY, 10), (0, Self.SYN, Self.REPORT, 0),
             (8, Self.ABS, Self.TID, 2), (8, Self.ABS, Self.MX, 300), (8, Self.ABS, Self.MY, 400), (8, Self.SYN, Self.REPORT, 0),
         ])
-        #expect(lines == ["0 0:began@10,10", "8 0:ended@10,10 0:began@300,400"])
+        #expect(lines == ["0 0:began@10,10", "8 0:ended@10,10 0:began@300,400",
+                          "! \(EvdevFrameDecoder.Anomaly.trackingIDReused)×1"])
     }
 
     @Test func eventsAfterTheLastSynReportFormNoFrame() throws {
@@ -77,31 +82,59 @@ struct EvdevFrameDecoderTests {
         #expect(lines == ["0 0:began@500,300", "7 0:moved@510,300", "9 0:ended@510,300", "20 0:began@510,300"])
     }
 
-    @Test func synDroppedCancelsActiveContactsAndResyncStartsNewOnes() throws {
+    /// libevdev's resync after `SYN_DROPPED`: slot 0's contact stayed (same id, moved), slot 1's
+    /// ended inside the gap, slot 2 got a contact that began inside the gap. No ghost remains.
+    @Test func synDroppedEndsBeginsAndMovesFromTheResynchronizedState() throws {
+        let lines = try Self.run(Self.touchscreen, [
+            (0, Self.ABS, Self.TID, 1), (0, Self.ABS, Self.MX, 10), (0, Self.ABS, Self.MY, 10),
+            (0, Self.ABS, Self.SLOT, 1), (0, Self.ABS, Self.TID, 2), (0, Self.ABS, Self.MX, 20), (0, Self.ABS, Self.MY, 20),
+            (0, Self.SYN, Self.REPORT, 0),
+            (50, Self.SYN, EventCode.SYN_DROPPED, 0),
+            (50, Self.ABS, Self.SLOT, 0), (50, Self.ABS, Self.MX, 90),
+            (50, Self.ABS, Self.SLOT, 1), (50, Self.ABS, Self.TID, -1),
+            (50, Self.ABS, Self.SLOT, 2), (50, Self.ABS, Self.TID, 3), (50, Self.ABS, Self.MX, 70), (50, Self.ABS, Self.MY, 70),
+            (50, Self.SYN, Self.REPORT, 0),
+            (60, Self.ABS, Self.SLOT, 0), (60, Self.ABS, Self.TID, -1), (60, Self.ABS, Self.SLOT, 2), (60, Self.ABS, Self.TID, -1),
+            (60, Self.SYN, Self.REPORT, 0),
+        ])
+        #expect(lines == ["0 0:began@10,10 1:began@20,20", "50 dropped",
+                          "50 0:moved@90,10 1:ended@20,20 2:began@70,70", "60 0:ended@90,10 2:ended@70,70"])
+    }
+
+    /// A slot whose contact was replaced inside the gap (libevdev sends -1, then the new id).
+    @Test func synDroppedWithASlotReusedInsideTheGap() throws {
         let lines = try Self.run(Self.touchscreen, [
             (0, Self.ABS, Self.TID, 1), (0, Self.ABS, Self.MX, 10), (0, Self.ABS, Self.MY, 10), (0, Self.SYN, Self.REPORT, 0),
             (50, Self.SYN, EventCode.SYN_DROPPED, 0),
-            // libevdev's resync: the slot is still held, by the same contact, elsewhere.
-            (50, Self.ABS, Self.TID, 1), (50, Self.ABS, Self.MX, 90), (50, Self.SYN, Self.REPORT, 0),
+            (50, Self.ABS, Self.SLOT, 0), (50, Self.ABS, Self.TID, -1), (50, Self.ABS, Self.TID, 5), (50, Self.ABS, Self.MX, 40),
+            (50, Self.SYN, Self.REPORT, 0),
         ])
-        #expect(lines == ["0 0:began@10,10", "50 0:cancelled@10,10", "50 0:began@90,10"])
+        #expect(lines == ["0 0:began@10,10", "50 dropped", "50 0:ended@10,10 0:began@40,10"])
     }
 
-    @Test func slotIndexOutOfRangeIsIgnored() throws {
+    @Test func slotIndexOutOfRangeIsIgnoredAndCounted() throws {
         let lines = try Self.run(Self.touchscreen, [
             (0, Self.ABS, Self.SLOT, 9), (0, Self.ABS, Self.TID, 1), (0, Self.ABS, Self.MX, 10), (0, Self.SYN, Self.REPORT, 0),
             (1, Self.ABS, Self.SLOT, -3), (1, Self.ABS, Self.TID, 1), (1, Self.ABS, Self.MY, 10), (1, Self.SYN, Self.REPORT, 0),
         ])
-        #expect(lines == [])
+        #expect(lines == ["! \(EvdevFrameDecoder.Anomaly.slotOutOfRange)×2"])
     }
 
     @Test func devicesWithoutUsableAxesAreRefused() {
         #expect(throws: EvdevFrameDecoder.Unsupported.noPositionAxes) {
             try EvdevFrameDecoder(device: DeviceDescription(sysname: "e", name: "keyboard"))
         }
-        #expect(throws: EvdevFrameDecoder.Unsupported.protocolA) {
+        #expect(throws: EvdevFrameDecoder.Unsupported.unusableAxis(name: "ABS_MT_POSITION_X", minimum: 5, maximum: 5)) {
+            try EvdevFrameDecoder(device: DeviceDescription(sysname: "e", name: "a", mtX: AxisInfo(minimum: 5, maximum: 5),
+                                                            mtY: AxisInfo(minimum: 0, maximum: 9), slotCount: 2, hasTrackingID: true))
+        }
+        #expect(throws: EvdevFrameDecoder.Unsupported.unusableAxis(name: "ABS_Y", minimum: 10, maximum: 0)) {
+            try EvdevFrameDecoder(device: DeviceDescription(sysname: "e", name: "a", x: AxisInfo(minimum: 0, maximum: 9),
+                                                            y: AxisInfo(minimum: 10, maximum: 0)))
+        }
+        #expect(throws: EvdevFrameDecoder.Unsupported.slotsWithoutTrackingID) {
             try EvdevFrameDecoder(device: DeviceDescription(sysname: "e", name: "a", mtX: AxisInfo(minimum: 0, maximum: 9),
-                                                            mtY: AxisInfo(minimum: 0, maximum: 9)))
+                                                            mtY: AxisInfo(minimum: 0, maximum: 9), slotCount: 2))
         }
     }
 }

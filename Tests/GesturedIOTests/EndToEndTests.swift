@@ -40,6 +40,21 @@ import Testing
         try daemon.stop(readingRestOf: [client])
     }
 
+    /// A value beyond the advertised range is clamped (the tap lands on the top edge) and
+    /// logged as a warning; a rule's grab is taken and logged.
+    @Test func outOfRangeValueIsClampedAndWarnedAndGrabIsTaken() throws {
+        guard let daemon = try RunningDaemon(config: """
+            { screen: {width: 1000, height: 1000}, devices: [{ match: { type: "touchscreen" }, grab: true }],
+              views: [{id: "root", gestures: [{id: "tap", type: "tap"}]}] }
+            """, events: "synthetic-out-of-range.events") else { return }
+        let client = try daemon.connect()
+        let tap = try #require(try daemon.firstLine(from: client, startingWith: "gesture "))
+        #expect(tap.hasPrefix("gesture tap ended tap ") && tap.contains(" x=500.") && tap.contains(" y=0.00 "), "\(tap)")
+        try daemon.stop(readingRestOf: [client])
+        #expect(daemon.log.contains("<4>event7: position outside the advertised axis range, clamped"), "\(daemon.log)")
+        #expect(daemon.log.contains("<6>event7: grabbed (EVIOCGRAB)"), "\(daemon.log)")
+    }
+
     /// Each client gets what it asked for: one JSON with touch lines, one text filtered to swipes
     /// (it receives nothing of the tap), one whose request is refused with an error line and
     /// which, its state unchanged, receives the gesture lines every client gets by default.

@@ -9,6 +9,9 @@
 //   gestured-testtool parse FILE
 //       Parses an evemu file with EvemuRecording and prints the device and the event count
 //       (a by-hand check of a recording, and of the parser's speed on long ones).
+//   umockdev-wrapper gestured-testtool testbed --control PATH --desc DESC -- PROGRAM ARGS...
+//       A hotplug host: a libumockdev testbed, PROGRAM started inside it, and line commands on a
+//       Unix socket that add and remove emulated devices (see Testbed.swift).
 //   gestured-testtool wait-socket PATH [--timeout-ms T]
 //       Waits (inotify and poll, no sleeping) until a server accepts connections on PATH;
 //       exit status 1 when T ms pass first. make demo uses it before starting a client.
@@ -131,5 +134,6 @@ case "umockdev": umockdev(Array(arguments.dropFirst()))
 case "iocheck": iocheck(Array(arguments.dropFirst()))
 case "parse": parse(Array(arguments.dropFirst()))
 case "wait-socket": waitSocket(Array(arguments.dropFirst()))
-default: fail("usage: gestured-testtool umockdev|iocheck|parse|wait-socket ...", status: 2)
+case "testbed": testbed(Array(arguments.dropFirst()))
+default: fail("usage: gestured-testtool umockdev|iocheck|parse|wait-socket|testbed ...", status: 2)
 }

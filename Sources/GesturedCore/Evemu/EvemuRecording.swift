@@ -87,7 +87,8 @@ public struct EvemuDescription: Sendable, Hashable {
             mtX: axes[EventCode.ABS_MT_POSITION_X], mtY: axes[EventCode.ABS_MT_POSITION_Y],
             slotCount: slotAxis.map { Int($0.maximum) - Int($0.minimum) + 1 } ?? 0,
             hasTrackingID: axes[EventCode.ABS_MT_TRACKING_ID] != nil,
-            isDirect: hasProperty(EventCode.INPUT_PROP_DIRECT))
+            isDirect: hasProperty(EventCode.INPUT_PROP_DIRECT),
+            isFakeMultitouch: axes[EventCode.ABS_RESERVED] != nil)
     }
 
     private static func bit(_ index: Int, in bytes: [UInt8]) -> Bool {

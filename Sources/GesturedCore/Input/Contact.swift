@@ -28,5 +28,10 @@ public struct ContactChange: Hashable, Sendable {
 public struct ContactFrame: Hashable, Sendable {
     public var time: Instant
     public var changes: [ContactChange]
-    public init(time: Instant, changes: [ContactChange] = []) { self.time = time; self.changes = changes }
+    /// The kernel dropped events (`SYN_DROPPED`) just before this frame: gestures in progress
+    /// must be cancelled. Such a frame has no changes; the resynchronized state follows.
+    public var resynchronized: Bool
+    public init(time: Instant, changes: [ContactChange] = [], resynchronized: Bool = false) {
+        self.time = time; self.changes = changes; self.resynchronized = resynchronized
+    }
 }

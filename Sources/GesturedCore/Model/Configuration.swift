@@ -21,11 +21,39 @@ public enum Rotation: Int, Hashable, Sendable, CaseIterable {
     case none = 0, quarter = 90, half = 180, threeQuarters = 270
 }
 
-/// Which devices a rule applies to. Every given key must match (globs with `*`, `?`, `[...]`).
+/// Which devices a rule applies to. Every given key must match (string keys are globs with `*`,
+/// `?`, `[...]`); a match without keys matches every device.
 public struct DeviceMatch: Hashable, Sendable {
     public var name: String?
     public var sysname: String?
-    public init(name: String? = nil, sysname: String? = nil) { self.name = name; self.sysname = sysname }
+    /// USB/Bluetooth/… ids (`EVIOCGID`), exact.
+    public var vendor: UInt16?
+    public var product: UInt16?
+    /// What udev says the device is (`ID_INPUT_TOUCHSCREEN`, `ID_INPUT_TOUCHPAD`, `ID_INPUT_TABLET`).
+    public var type: DeviceKind?
+    /// udev properties, each value a glob (`ID_PATH: "pci-*"`); a missing property never matches.
+    public var properties: [String: String]
+
+    public init(name: String? = nil, sysname: String? = nil, vendor: UInt16? = nil, product: UInt16? = nil,
+                type: DeviceKind? = nil, properties: [String: String] = [:]) {
+        self.name = name; self.sysname = sysname; self.vendor = vendor; self.product = product
+        self.type = type; self.properties = properties
+    }
+}
+
+/// A device's kind as udev's `60-input-id` rules classify it; the `type` of `DeviceMatch` and of
+/// `gestured devices`.
+public enum DeviceKind: String, Hashable, Sendable, CaseIterable {
+    case touchscreen, touchpad, tablet, other
+
+    /// From the udev properties: touchscreen before tablet before touchpad (a pen display sets
+    /// both `ID_INPUT_TOUCHSCREEN` and `ID_INPUT_TABLET` on its touch node).
+    public init(properties: [String: String]) {
+        if properties["ID_INPUT_TOUCHSCREEN"] == "1" { self = .touchscreen }
+        else if properties["ID_INPUT_TABLET"] == "1" { self = .tablet }
+        else if properties["ID_INPUT_TOUCHPAD"] == "1" { self = .touchpad }
+        else { self = .other }
+    }
 }
 
 /// How the daemon treats the devices a rule matches.
@@ -37,11 +65,18 @@ public struct DeviceRule: Hashable, Sendable {
     public var calibration: [Double]?
     public var grab: Bool
     public var ignore: Bool
+    /// Use the device even though udev does not call it a touchscreen (a touchpad, a touch
+    /// tablet, an unclassified panel). Touchscreens are used without it.
+    public var add: Bool
+    /// At most this many simultaneous touches; further ones are ignored for their whole life.
+    /// `nil`: no limit but the device's slots.
+    public var maximumTouches: Int?
 
     public init(match: DeviceMatch = DeviceMatch(), rotation: Rotation = .none,
-                calibration: [Double]? = nil, grab: Bool = false, ignore: Bool = false) {
+                calibration: [Double]? = nil, grab: Bool = false, ignore: Bool = false,
+                add: Bool = false, maximumTouches: Int? = nil) {
         self.match = match; self.rotation = rotation; self.calibration = calibration
-        self.grab = grab; self.ignore = ignore
+        self.grab = grab; self.ignore = ignore; self.add = add; self.maximumTouches = maximumTouches
     }
 }
 

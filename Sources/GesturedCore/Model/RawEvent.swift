@@ -26,9 +26,14 @@ public enum EventCode {
 
     public static let BTN_TOUCH: UInt16 = 0x14a
     public static let BTN_TOOL_FINGER: UInt16 = 0x145
+    public static let BTN_TOOL_PEN: UInt16 = 0x140
+    public static let BTN_TOOL_RUBBER: UInt16 = 0x141
 
     public static let ABS_X: UInt16 = 0x00
     public static let ABS_Y: UInt16 = 0x01
+    /// `ABS_MT_SLOT - 1`: a device that has it is "fake MT" (libevdev): its axes at and above
+    /// it are not multitouch.
+    public static let ABS_RESERVED: UInt16 = 0x2e
     public static let ABS_MT_SLOT: UInt16 = 0x2f
     public static let ABS_MT_TOUCH_MAJOR: UInt16 = 0x30
     public static let ABS_MT_POSITION_X: UInt16 = 0x35
@@ -74,12 +79,17 @@ public struct DeviceDescription: Hashable, Sendable {
     public var slotCount: Int
     public var hasTrackingID: Bool
     public var isDirect: Bool
+    /// The device has `ABS_MT_SLOT - 1` (`ABS_RESERVED`): its "MT" axes are not multitouch
+    /// (libevdev's fake MT); it is read through `ABS_X`/`ABS_Y`.
+    public var isFakeMultitouch: Bool
 
     public init(sysname: String, name: String, bustype: UInt16 = 0, vendor: UInt16 = 0, product: UInt16 = 0,
                 x: AxisInfo? = nil, y: AxisInfo? = nil, mtX: AxisInfo? = nil, mtY: AxisInfo? = nil,
-                slotCount: Int = 0, hasTrackingID: Bool = false, isDirect: Bool = true) {
+                slotCount: Int = 0, hasTrackingID: Bool = false, isDirect: Bool = true,
+                isFakeMultitouch: Bool = false) {
         self.sysname = sysname; self.name = name; self.bustype = bustype; self.vendor = vendor
         self.product = product; self.x = x; self.y = y; self.mtX = mtX; self.mtY = mtY
         self.slotCount = slotCount; self.hasTrackingID = hasTrackingID; self.isDirect = isDirect
+        self.isFakeMultitouch = isFakeMultitouch
     }
 }

@@ -48,18 +48,35 @@ public struct GesturePipeline: Sendable {
     }
 
     /// Starts decoding a device. Throws when its protocol or axes are unusable.
-    public mutating func addDevice(_ description: DeviceDescription, rule: DeviceRule? = nil)
+    ///
+    /// - Parameters:
+    ///   - rule: the configuration's rule for it, if any: rotation, calibration, touch limit.
+    ///   - fallbackCalibration: the matrix to use when the rule sets none (the device's udev
+    ///     `LIBINPUT_CALIBRATION_MATRIX`, parsed by `CalibrationMatrix`).
+    public mutating func addDevice(_ description: DeviceDescription, rule: DeviceRule? = nil,
+                                   fallbackCalibration: [Double]? = nil)
         throws(EvdevFrameDecoder.Unsupported) -> DeviceID {
-        let decoder = try EvdevFrameDecoder(device: description)
+        let decoder = try EvdevFrameDecoder(device: description,
+                                            options: .init(maximumTouches: rule?.maximumTouches))
         guard let (x, y) = description.positionAxes else { throw .noPositionAxes }
+        let calibration = rule?.calibration ?? fallbackCalibration ?? DeviceGeometry.identityCalibration
         let geometry = DeviceGeometry(x: x, y: y, screen: screen, rotation: rule?.rotation ?? .none,
-                                      calibration: rule?.calibration ?? DeviceGeometry.identityCalibration)
-        let slots = if case .slots(let n) = decoder.mode { n } else { 1 }
+                                      calibration: calibration)
         let id = DeviceID(value: nextDeviceID)
         nextDeviceID += 1
         devices[id.value] = Device(description: description, decoder: decoder, geometry: geometry,
-                                   touchInSlot: Array(repeating: nil, count: slots))
+                                   touchInSlot: Array(repeating: nil, count: decoder.slotCount))
         return id
+    }
+
+    /// The geometry a device was added with (rotation, calibration, screen), if it is known.
+    public func geometry(of id: DeviceID) -> DeviceGeometry? { devices[id.value]?.geometry }
+
+    /// The faults a device's decoder survived since the last call (see
+    /// `EvdevFrameDecoder.Anomaly`), with their counts, for the caller to log; resets them.
+    public mutating func takeAnomalies(of id: DeviceID) -> [(EvdevFrameDecoder.Anomaly, Int)] {
+        guard devices[id.value] != nil else { return [] }
+        return devices[id.value]!.decoder.takeAnomalies()
     }
 
     /// Forgets a device; its touches are cancelled, and with them the gestures they drive.
@@ -77,6 +94,13 @@ public struct GesturePipeline: Sendable {
         guard device.decoder.feed(event) else { devices[id.value] = device; return }
         let frame = device.decoder.frame
         advance(to: frame.time, into: &output)
+        if frame.resynchronized {
+            // Events were lost: whatever the gestures in progress were doing is unknown. Their
+            // touches stay down, unrouted, until the resynchronized state ends or moves them.
+            gestureEvents.removeAll(keepingCapacity: true)
+            engine.cancelAll(now: frame.time, into: &gestureEvents)
+            for event in gestureEvents { output.append(.gesture(event)) }
+        }
         deliver(frame, of: &device, now: frame.time, into: &output)
         devices[id.value] = device
     }
@@ -153,9 +177,14 @@ public struct TouchEvent: Hashable, Sendable {
 }
 
 extension DeviceDescription {
-    /// The axes that carry positions: MT when present, else single-touch.
+    /// The axes that carry positions, as `EvdevFrameDecoder` chooses them: MT when present and
+    /// usable (not fake MT; slots need tracking ids unless there is no single-touch fallback),
+    /// else single-touch.
     public var positionAxes: (AxisInfo, AxisInfo)? {
-        if let x = mtX, let y = mtY { return (x, y) }
+        let singleTouch = x != nil && y != nil
+        if !isFakeMultitouch, let x = mtX, let y = mtY, !(slotCount > 0 && !hasTrackingID && singleTouch) {
+            return (x, y)
+        }
         if let x = x, let y = y { return (x, y) }
         return nil
     }

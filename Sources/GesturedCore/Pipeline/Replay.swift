@@ -17,7 +17,9 @@ public struct Replay: Sendable {
     /// `emit` with each line (newline-terminated), in order.
     public static func run(device: DeviceDescription, events: [RawEvent], configuration: Configuration,
                            options: Options = Options(), emit: (String) -> Void) throws(ReplayError) {
-        let rule = configuration.devices.first { $0.matches(device) }
+        // No udev here: the device's kind follows from INPUT_PROP_DIRECT, as udev's rules would say.
+        let properties = [device.isDirect ? "ID_INPUT_TOUCHSCREEN" : "ID_INPUT_TOUCHPAD": "1"]
+        let rule = configuration.devices.first { $0.matches(device, properties: properties) }
         let screen = GesturePipeline.screen(configuration: configuration, firstDevice: device,
                                             rotation: rule?.rotation ?? .none)
         var pipeline: GesturePipeline
@@ -63,10 +65,17 @@ public enum ReplayError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension DeviceRule {
-    /// Whether every key of `match` fits the device (globs).
-    public func matches(_ device: DeviceDescription) -> Bool {
+    /// Whether every key of `match` fits the device. `properties` are its udev properties
+    /// (none in replay, where only name, sysname and ids can match).
+    public func matches(_ device: DeviceDescription, properties: [String: String] = [:]) -> Bool {
         if let pattern = match.name, !Glob.matches(pattern, device.name) { return false }
         if let pattern = match.sysname, !Glob.matches(pattern, device.sysname) { return false }
+        if let vendor = match.vendor, vendor != device.vendor { return false }
+        if let product = match.product, product != device.product { return false }
+        if let type = match.type, type != DeviceKind(properties: properties) { return false }
+        for (key, pattern) in match.properties {
+            guard let value = properties[key], Glob.matches(pattern, value) else { return false }
+        }
         return true
     }
 }

@@ -1,0 +1,149 @@
+import GesturedCore
+import GesturedIO
+import Glibc
+
+/// `gestured devices [--json]`: every input event node udev knows, what it is, what it can
+/// report, and how the configuration treats it (the rule that applies, used or not and why).
+///
+/// Opens each node read-only for a moment (libevdev reads its capabilities; no events are
+/// consumed and no grab is taken); a node it cannot open is listed with the reason.
+enum DevicesCommand {
+    /// One device, as listed.
+    struct Entry {
+        var info: InputDeviceInfo
+        var kind: DeviceKind
+        var description: DeviceDescription?
+        var openError: String?
+        /// `protocol B, 10 slots` / `protocol A` / `single touch` / `unusable: …` / nil.
+        var touch: String?
+        var usable: Bool
+        var rule: Int?
+        var decision: String
+    }
+
+    static func run(config: String?, json: Bool) throws(CommandFailure) {
+        let configuration = try loadConfiguration(config)
+        let infos: [InputDeviceInfo]
+        do { infos = try UdevEnumerator.inputDevices() } catch {
+            throw CommandFailure(ExitStatus.failure, "udev enumeration failed: \(error)")
+        }
+        let entries = infos.map { entry(for: $0, configuration: configuration) }
+        var out = OutputBuffer()
+        if json {
+            out.append("[" + entries.map(jsonObject).joined(separator: ",\n ") + "]\n")
+        } else if entries.isEmpty {
+            out.append("no input devices (udev lists none under /dev/input)\n")
+        } else {
+            for entry in entries { out.append(text(entry)) }
+        }
+        out.flush()
+    }
+
+    static func entry(for info: InputDeviceInfo, configuration: Configuration) -> Entry {
+        var entry = Entry(info: info, kind: DeviceKind(properties: info.properties), usable: false, decision: "")
+        let evdev: EvdevDevice
+        do { evdev = try EvdevDevice(path: info.devnode) } catch {
+            entry.openError = "\(error)"
+            entry.decision = "not used (cannot open)"
+            return entry
+        }
+        defer { evdev.close() }
+        let description = evdev.description(sysname: info.sysname)
+        entry.description = description
+        if description.positionAxes != nil || description.mtX != nil || description.x != nil {
+            do {
+                let decoder = try EvdevFrameDecoder(device: description)
+                switch decoder.mode {
+                case .slots(let n): entry.touch = "multitouch protocol B, \(n) slots"
+                case .protocolA: entry.touch = "multitouch protocol A (contacts matched across frames)"
+                case .singleTouch: entry.touch = "single touch (ABS_X/ABS_Y)"
+                }
+                entry.usable = true
+            } catch {
+                entry.touch = "unusable: \(error)"
+            }
+        }
+        entry.rule = DeviceSelection.rule(for: description, properties: info.properties, rules: configuration.devices)
+        let decision = DeviceSelection.decide(description, properties: info.properties, rules: configuration.devices)
+        switch decision {
+        case .use where !DeviceSelection.isReady(initialized: info.isInitialized, properties: info.properties):
+            entry.decision = "not used yet (udev has not processed it)"
+        case .use where !entry.usable:
+            entry.decision = "not used (\(entry.touch ?? "no touch axes"))"
+        default:
+            entry.decision = "\(decision)"
+        }
+        return entry
+    }
+
+    static func axisText(_ name: String, _ axis: AxisInfo?) -> String? {
+        guard let axis else { return nil }
+        let resolution = axis.resolution > 0 ? "\(axis.resolution) units/mm" : "no resolution"
+        return "\(name) \(axis.minimum)..\(axis.maximum) (\(resolution))"
+    }
+
+    static func text(_ e: Entry) -> String {
+        var lines = ["\(e.info.sysname) \"\(e.info.name)\" \(e.kind.rawValue): \(e.decision)"]
+        lines.append("  node \(e.info.devnode)")
+        if let error = e.openError { lines.append("  cannot open: \(error)") }
+        if let d = e.description {
+            lines.append("  bus 0x\(hex(d.bustype)) vendor 0x\(hex(d.vendor)) product 0x\(hex(d.product))\(d.isDirect ? ", direct" : "")")
+            if let touch = e.touch { lines.append("  \(touch)") }
+            let axes = [axisText("x", d.x), axisText("y", d.y), axisText("mt-x", d.mtX), axisText("mt-y", d.mtY)].compactMap { $0 }
+            if !axes.isEmpty { lines.append("  " + axes.joined(separator: ", ")) }
+        }
+        lines.append("  rule: " + (e.rule.map { "devices[\($0)]" } ?? "none"))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func jsonObject(_ e: Entry) -> String {
+        var fields: [(String, String)] = [
+            ("sysname", string(e.info.sysname)), ("devnode", string(e.info.devnode)), ("name", string(e.info.name)),
+            ("type", string(e.kind.rawValue)),
+            ("initialized", e.info.isInitialized ? "true" : "false"),
+        ]
+        if let error = e.openError { fields.append(("error", string(error))) }
+        if let d = e.description {
+            fields += [("bustype", "\(d.bustype)"), ("vendor", "\(d.vendor)"), ("product", "\(d.product)"),
+                       ("direct", d.isDirect ? "true" : "false"), ("slots", "\(d.slotCount)")]
+            var axes: [String] = []
+            for (name, axis) in [("x", d.x), ("y", d.y), ("mtX", d.mtX), ("mtY", d.mtY)] {
+                guard let axis else { continue }
+                axes.append("\(string(name)):{\"minimum\":\(axis.minimum),\"maximum\":\(axis.maximum),\"resolution\":\(axis.resolution)}")
+            }
+            fields.append(("axes", "{" + axes.joined(separator: ",") + "}"))
+            if let touch = e.touch { fields.append(("protocol", string(touch))) }
+        }
+        fields.append(("usable", e.usable ? "true" : "false"))
+        fields.append(("rule", e.rule.map { "\($0)" } ?? "null"))
+        fields.append(("decision", string(e.decision)))
+        return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    static func hex(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 4 - digits.count) + digits
+    }
+
+    /// A JSON string literal.
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 {
+                    let digits = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,150 @@
+import CLinux
+import CUmockdev
+import GesturedCore
+import GesturedIO
+import GesturedTestSupport
+import Glibc
+
+/// `gestured-testtool testbed --control PATH --desc DESC -- PROGRAM ARGS…`, run under
+/// `umockdev-wrapper`: a hotplug host for tests.
+///
+/// umockdev-run cannot add or remove devices while its program runs; libumockdev's testbed can,
+/// but only from a process under the preload library. This process creates the testbed (which
+/// sets `UMOCKDEV_DIR`), starts PROGRAM (the daemon) with that environment, and then obeys line
+/// commands on a Unix socket at PATH (one connection, the test's), answering each with one line:
+///
+///     add NODE [EVENTS]   emulate the device DESC at /dev/input/NODE (its ioctls, and EVENTS
+///                         replayed once opened), then send udev's `add` uevent → `ok SYSPATH`
+///     remove NODE         `remove` uevent, then remove it from the testbed → `ok`. umockdev 0.17
+///                         keeps the removed node's emulation socket and aborts when a node of the
+///                         same name is added again: give every add a new NODE.
+///     pid                 PROGRAM's process id → `ok PID`
+///     quit                SIGTERM to PROGRAM, wait → `ok exit STATUS`, and exit
+///
+/// The ioctl and event emulation runs on libumockdev's own threads in this process, so this
+/// process must live as long as the devices are used.
+func testbed(_ arguments: [String]) {
+    guard let separator = arguments.firstIndex(of: "--"), separator + 1 < arguments.count,
+          let controlPath = option("--control", in: Array(arguments[..<separator])),
+          let descPath = option("--desc", in: Array(arguments[..<separator])) else {
+        fail("usage: testbed --control PATH --desc DESC -- PROGRAM ARGS...", status: 2)
+    }
+    let description: EvemuDescription
+    do {
+        guard let d = try EvemuRecording.parse(try readTextFile(path: descPath), sysname: "").description else {
+            fail("\(descPath): no device description")
+        }
+        description = d
+    } catch { fail("\(descPath): \(error)") }
+    guard let bed = umockdev_testbed_new() else { fail("umockdev_testbed_new failed") }
+    let program = Array(arguments[(separator + 1)...])
+    // The testbed sets UMOCKDEV_DIR with g_setenv; Subprocess passes the environment the process
+    // started with (/proc/self/environ), so the root is handed over explicitly.
+    guard let rootPointer = umockdev_testbed_get_root_dir(bed) else { fail("umockdev_testbed_get_root_dir failed") }
+    let root = String(cString: rootPointer)
+    g_free(rootPointer)
+    let child: Subprocess
+    do { child = try Subprocess(program[0], Array(program.dropFirst()), environment: ["UMOCKDEV_DIR": root]) } catch {
+        fail("\(error)")
+    }
+    let server = listenUnix(controlPath)
+    let connection = accept(server, nil, nil)
+    guard connection >= 0 else { fail("accept: \(Errno.current)") }
+    var pending: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    func reply(_ line: String) {
+        var text = line + "\n"
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = write(connection, bytes.baseAddress! + offset, bytes.count - offset)
+                if n <= 0 { if errno == EINTR { continue }; return }
+                offset += n
+            }
+        }
+    }
+    let directory: TestEnvironment.TemporaryDirectory
+    do { directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-testbed") } catch { fail("\(error)") }
+    while true {
+        guard let newline = pending.firstIndex(of: UInt8(ascii: "\n")) else {
+            let n = read(connection, &buffer, buffer.count)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }   // the test went away: stop the program as for quit
+            pending += buffer[0..<n]
+            continue
+        }
+        let line = String(decoding: pending[..<newline], as: UTF8.self)
+        pending.removeSubrange(...newline)
+        let words = line.split(separator: " ").map(String.init)
+        switch words.first {
+        case "add" where words.count >= 2:
+            reply(add(bed, description, node: words[1], events: words.count > 2 ? words[2] : nil, directory: directory))
+        case "remove" where words.count == 2:
+            let number = Int(words[1].drop { !$0.isNumber }) ?? 0
+            let parent = "/sys/devices/virtual/input/input\(number)"
+            umockdev_testbed_uevent(bed, parent + "/" + words[1], "remove")
+            var error: UnsafeMutablePointer<GError>?
+            if umockdev_testbed_detach_ioctl(bed, "/dev/input/" + words[1], &error) == 0, error != nil { g_error_free(error) }
+            umockdev_testbed_remove_device(bed, parent + "/" + words[1])
+            umockdev_testbed_remove_device(bed, parent)
+            reply("ok")
+        case "pid":
+            reply("ok \(child.pid)")
+        case "quit":
+            child.send(signal: SIGTERM)
+            let result = try? child.wait(deadline: MonotonicClock.now() + .milliseconds(10_000))
+            reply("ok exit \(result.map { "\($0.termination)" } ?? "unknown")")
+            close(connection)
+            unlink(controlPath)
+            exit(0)
+        default:
+            reply("error unknown command '\(line)'")
+        }
+    }
+    child.send(signal: SIGTERM)
+    _ = try? child.wait(deadline: MonotonicClock.now() + .milliseconds(10_000))
+    unlink(controlPath)
+}
+
+/// Adds DESC as /dev/input/NODE with its parent `inputN`, and announces it.
+private func add(_ bed: UnsafeMutablePointer<UMockdevTestbed>, _ description: EvemuDescription, node: String, events: String?,
+                 directory: TestEnvironment.TemporaryDirectory) -> String {
+    let devnode = "/dev/input/\(node)"
+    let files = UmockdevDevice.files(for: description, node: devnode)
+    var error: UnsafeMutablePointer<GError>?
+    func failure(_ what: String) -> String {
+        defer { if error != nil { g_error_free(error) } }
+        return "error \(what): " + (error.map { String(cString: $0.pointee.message) } ?? "failed")
+    }
+    guard umockdev_testbed_add_from_string(bed, files.umockdev, &error) != 0 else { return failure("add_from_string") }
+    let ioctl: String
+    do { ioctl = try directory.write("\(node).ioctl", files.ioctl) } catch { return "error \(error)" }
+    guard umockdev_testbed_load_ioctl(bed, devnode, ioctl, &error) != 0 else { return failure("load_ioctl") }
+    if let events {
+        guard umockdev_testbed_load_evemu_events(bed, devnode, events, &error) != 0 else { return failure("load_evemu_events") }
+    }
+    let number = Int(node.drop { !$0.isNumber }) ?? 0
+    let syspath = "/sys/devices/virtual/input/input\(number)/\(node)"
+    umockdev_testbed_uevent(bed, syspath, "add")
+    return "ok \(syspath)"
+}
+
+/// A listening Unix stream socket at `path` (replacing a stale file).
+private func listenUnix(_ path: String) -> Int32 {
+    unlink(path)
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { fail("socket: \(Errno.current)") }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { fail("\(path): path too long") }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (i, b) in bytes.enumerated() { raw[i] = b }
+        raw[bytes.count] = 0
+    }
+    let status = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard status == 0, listen(fd, 1) == 0 else { fail("bind/listen \(path): \(Errno.current)") }
+    return fd
+}
