@@ -85,4 +85,31 @@ struct GesturePipelineTests {
             "gesture tap ended tap view=root device=event3 time=0.130000 seq=6 touches=1 x=500.00 y=500.00 viewX=500.00 viewY=500.00 taps=1",
         ])
     }
+
+    /// A SYN_DROPPED on one panel cancels the gestures its touches drive, and only those: a pan
+    /// on another panel goes on.
+    @Test func droppedEventsOnOneDeviceLeaveAnotherDevicesGesturesAlone() throws {
+        var pan = PanParameters(); pan.slop = 10
+        let config = Configuration(screen: Size(width: 999, height: 999), views: [
+            ViewSpec(id: "left", frame: frame(0, 0, 500, 999), gestures: [GestureSpec(id: "leftDrag", kind: .pan(pan))]),
+            ViewSpec(id: "right", frame: frame(500, 0, 499, 999), gestures: [GestureSpec(id: "rightDrag", kind: .pan(pan))]),
+        ])
+        var run = try Run(config)
+        let a = try run.pipeline.addDevice(Self.panel), b = try run.pipeline.addDevice(Self.other)
+        run.contact(a, slot: 0, id: 1, x: 100, y: 100, ms: 0)
+        run.contact(a, slot: 0, id: 1, x: 150, y: 100, ms: 10)       // leftDrag begins
+        run.contact(b, slot: 0, id: 1, x: 700, y: 100, ms: 20)
+        run.contact(b, slot: 0, id: 1, x: 750, y: 100, ms: 30)       // rightDrag begins
+        var output: [GesturePipeline.Output] = []
+        let t = Instant(microseconds: 40_000)
+        for e in [RawEvent(time: t, type: EventCode.EV_SYN, code: EventCode.SYN_DROPPED, value: 0),
+                  RawEvent(time: t, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0)] {
+            run.pipeline.handle(e, from: a, into: &output)
+        }
+        run.record(output)
+        run.contact(b, slot: 0, id: 1, x: 800, y: 100, ms: 50)       // rightDrag goes on
+        let gestures = run.lines.filter { $0.hasPrefix("gesture") }.map { $0.split(separator: " ").prefix(4).joined(separator: " ") }
+        #expect(gestures == ["gesture pan began leftDrag", "gesture pan began rightDrag",
+                             "gesture pan cancelled leftDrag", "gesture pan changed rightDrag"])
+    }
 }

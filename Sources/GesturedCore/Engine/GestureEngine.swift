@@ -215,6 +215,26 @@ public struct GestureEngine: Sendable {
         touchViews.removeAll()
     }
 
+    /// Cancels the gestures that involve any of `touches`, whose device lost events: running
+    /// ones end `cancelled`, pending ones fail. The touches stay down but unrouted until they lift;
+    /// gestures on other touches (another device's) go on undisturbed.
+    public mutating func cancelGestures(involving touches: [TouchID], now: Instant, into events: inout [GestureEvent]) {
+        guard !touches.isEmpty else { return }
+        for index in rank where slots[index].touches.contains(where: touches.contains) {
+            switch slots[index].phase {
+            case .active: transition(index, to: .cancelled, now: now, sample: nil, into: &events)
+            case .possible, .waiting: transition(index, to: .failed, now: now, sample: nil, into: &events)
+            case .ended, .failed, .cancelled: break
+            }
+            slots[index].touches.removeAll(where: touches.contains)
+        }
+        for touch in touches {
+            routes[touch] = nil
+            touchViews[touch] = nil
+        }
+        resetFinished()
+    }
+
     // MARK: Arbitration
 
     /// Applies the collected proposals in winning order, then releases or fails the recognizers

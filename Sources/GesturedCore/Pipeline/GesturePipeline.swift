@@ -95,10 +95,11 @@ public struct GesturePipeline: Sendable {
         let frame = device.decoder.frame
         advance(to: frame.time, into: &output)
         if frame.resynchronized {
-            // Events were lost: whatever the gestures in progress were doing is unknown. Their
-            // touches stay down, unrouted, until the resynchronized state ends or moves them.
+            // Events of this device were lost: what its gestures in progress were doing is
+            // unknown. Its touches stay down, unrouted, until the resynchronized state ends or
+            // moves them; other devices' gestures go on.
             gestureEvents.removeAll(keepingCapacity: true)
-            engine.cancelAll(now: frame.time, into: &gestureEvents)
+            engine.cancelGestures(involving: device.touchInSlot.compactMap { $0 }, now: frame.time, into: &gestureEvents)
             for event in gestureEvents { output.append(.gesture(event)) }
         }
         deliver(frame, of: &device, now: frame.time, into: &output)
