@@ -120,6 +120,15 @@ private func add(_ bed: UnsafeMutablePointer<UMockdevTestbed>, _ description: Ev
     let ioctl: String
     do { ioctl = try directory.write("\(node).ioctl", files.ioctl) } catch { return "error \(error)" }
     guard umockdev_testbed_load_ioctl(bed, devnode, ioctl, &error) != 0 else { return failure("load_ioctl") }
+    // umockdev binds and listens on the node's ioctl socket from another thread. A program that
+    // opens the node before it listens is killed by libumockdev-preload ("Failed to connect to
+    // ioctl socket", exit(1)), so announce the device only once the socket accepts.
+    guard let root = umockdev_testbed_get_root_dir(bed) else { return "error no testbed root" }
+    let socketPath = String(cString: root) + "/ioctl" + devnode
+    g_free(root)
+    guard waitUntilListening(socketPath, deadline: MonotonicClock.now() + .milliseconds(10_000)) else {
+        return "error the ioctl socket \(socketPath) never accepted a connection"
+    }
     if let events {
         guard umockdev_testbed_load_evemu_events(bed, devnode, events, &error) != 0 else { return failure("load_evemu_events") }
     }
@@ -127,6 +136,28 @@ private func add(_ bed: UnsafeMutablePointer<UMockdevTestbed>, _ description: Ev
     let syspath = "/sys/devices/virtual/input/input\(number)/\(node)"
     umockdev_testbed_uevent(bed, syspath, "add")
     return "ok \(syspath)"
+}
+
+/// Whether a connection to the Unix socket at `path` succeeds before `deadline`: the readiness
+/// of a server whose bind and listen happen on another thread, which no event announces, so it
+/// is retried every millisecond until the deadline.
+private func waitUntilListening(_ path: String, deadline: Instant) -> Bool {
+    while true {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        close(fd)
+        if connected == 0 { return true }
+        guard MonotonicClock.now() < deadline else { return false }
+        _ = poll(nil, 0, 1)
+    }
 }
 
 /// A listening Unix stream socket at `path` (replacing a stale file).
