@@ -25,6 +25,17 @@ public final class ChildProcess {
         }
     }
 
+    /// A pipe for a child's output: the read end is the caller's (non-blocking, close-on-exec),
+    /// the write end is given to the child and closed by the caller once it is started.
+    public static func outputPipe() throws(SystemError) -> (read: FileDescriptor, write: FileDescriptor) {
+        var fds: [Int32] = [0, 0]
+        guard pipe2(&fds, O_CLOEXEC | O_NONBLOCK) == 0 else { throw SystemError(operation: "pipe2", errno: .current) }
+        // The child's end must block like any stdout: a child writing fast must wait, not fail.
+        let flags = fcntl(fds[1], F_GETFL)
+        _ = fcntl(fds[1], F_SETFL, flags & ~O_NONBLOCK)
+        return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
+    }
+
     /// Starts `arguments` with exactly `environment` (`NAME=value` strings).
     /// - Parameters:
     ///   - stdin, stdout, stderr: descriptors to give the child as 0, 1, 2; nil inherits.
@@ -100,9 +111,10 @@ public final class ChildProcess {
         kill(-pid, signal)
     }
 
-    /// The current environment as `NAME=value` strings, with `extra` set (replacing same names).
-    public static func environment(adding extra: [(name: String, value: String)]) -> [String] {
-        let names = Set(extra.map(\.name))
+    /// The current environment as `NAME=value` strings, with `extra` set (replacing same names)
+    /// and the names in `removing` left out.
+    public static func environment(adding extra: [(name: String, value: String)], removing: [String] = []) -> [String] {
+        let names = Set(extra.map(\.name) + removing)
         var result: [String] = []
         var p = environ
         while let entry = p.pointee {

@@ -14,6 +14,7 @@ final class Daemon {
         static let signals: UInt64 = 3
         static let watchdog: UInt64 = 4
         static let hotplug: UInt64 = 5
+        static let actionTimer: UInt64 = 6
         static let deviceBase: UInt64 = 1 << 32
         static let clientBase: UInt64 = 1 << 48
     }
@@ -32,6 +33,8 @@ final class Daemon {
     private let signals: SignalChannel
     private let server: UnixSocketServer
     private let supervisor = Supervisor()
+    /// The configuration's gesture actions: spawned, watched and reaped in this loop.
+    private let actions: ActionRunner
     /// udev's netlink monitor; nil when it could not be created (no hotplug then).
     private let monitor: UdevMonitor?
     private let configPath: String?
@@ -78,7 +81,9 @@ final class Daemon {
             signals = try SignalChannel()
             poller = try Poller()
             timer = try DeadlineTimer()
+            actions = try ActionRunner(poller: poller)
         } catch { throw .system(error) }
+        actions.configure(configuration.views)
         do { server = try ListeningSocket.open(path: socketPath, settings: configuration.socket) } catch { throw .socket(error) }
 
         // The monitor before the enumeration: a device added in between is seen twice (the
@@ -106,6 +111,7 @@ final class Daemon {
             try poller.add(server.listenDescriptor, token: Token.listener, events: .readable)
             try poller.add(timer.descriptor, token: Token.timer, events: .readable)
             try poller.add(signals.descriptor, token: Token.signals, events: .readable)
+            try poller.add(actions.timer.descriptor, token: Token.actionTimer, events: .readable)
             try supervisor.register(with: poller, token: Token.watchdog)
             if let monitor { try poller.add(monitor.descriptor, token: Token.hotplug, events: .readable) }
         } catch { throw .system(error) }
@@ -243,6 +249,8 @@ final class Daemon {
                 }
                 send(bytes, to: id)
             }
+            // GESTURE_SEQ: the line's seq, or the last one sent when nobody received this line.
+            if case .gesture(let g) = item { actions.handle(g, seq: seq, now: MonotonicClock.now()) }
         }
         output.removeAll(keepingCapacity: true)
     }
@@ -428,6 +436,7 @@ final class Daemon {
         }
         configuration = fresh
         authority = ControlAuthority(fresh.control)
+        actions.configure(fresh.views)
         publish()
         Log.info("configuration reloaded from \(configPath ?? "the embedded default")")
     }
@@ -464,7 +473,9 @@ final class Daemon {
                 case Token.signals: handleSignals()
                 case Token.watchdog: supervisor.watchdogFired()
                 case Token.hotplug: hotplug()
+                case Token.actionTimer: actions.timeouts(now: MonotonicClock.now())
                 case Token.clientBase...: serviceClient(ClientID(rawValue: item.token - Token.clientBase), events: item.events)
+                case ActionRunner.base..<ActionRunner.end: actions.ready(token: item.token, now: MonotonicClock.now())
                 case Token.deviceBase...: readDevice(token: item.token, events: item.events)
                 default: break
                 }
@@ -482,6 +493,7 @@ final class Daemon {
         }
         publish()
         for id in server.clientIDs { _ = server.flush(id) }
+        actions.stop()
         for device in devices.values { device.evdev.close() }
         devices.removeAll()
         server.close()
