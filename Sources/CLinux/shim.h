@@ -10,3 +10,10 @@
 
 // Declared by <sys/socket.h> only under _GNU_SOURCE, which the Glibc module is built without.
 extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+
+// SO_PEERCRED's struct ucred is declared by <sys/socket.h> only under _GNU_SOURCE; this has its
+// layout (pid_t, uid_t, gid_t).
+struct gestured_ucred { int pid; unsigned int uid; unsigned int gid; };
+
+// Declared by <unistd.h> only under _GNU_SOURCE.
+extern int pipe2(int fds[2], int flags);

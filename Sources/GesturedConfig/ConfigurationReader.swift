@@ -2,7 +2,7 @@ import GesturedCore
 
 /// The keys of each object of the configuration (CONTRACT.md §2, docs/CONFIG.md).
 enum ConfigKeys {
-    static let root = ["screen", "devices", "views"]
+    static let root = ["screen", "devices", "views", "layouts", "control", "socket"]
     static let screen = ["width", "height"]
     static let device = ["match", "rotation", "calibration", "grab", "ignore", "add", "maximumTouches"]
     static let match = ["name", "sysname", "vendor", "product", "type", "properties"]
@@ -28,6 +28,15 @@ extension DocumentReader {
         }
         if let node = members["views"], let elements = array(node) {
             for element in elements { if let view = view(element, references: &references) { configuration.views.append(view) } }
+        }
+        if let node = members["layouts"], node.value != .null {
+            configuration.layouts = layouts(node, viewIDs: Set(Self.viewIDs(configuration.views)))
+        }
+        if let node = members["control"], node.value != .null, let policy = controlPolicy(node) {
+            configuration.control = policy
+        }
+        if let node = members["socket"], node.value != .null, let settings = socketSettings(node) {
+            configuration.socket = settings
         }
         return configuration
     }
@@ -131,7 +140,7 @@ extension DocumentReader {
     }
 
     /// `{x, y, width, height}` (x and y default to 0) or `[x, y, width, height]`.
-    private mutating func frame(_ node: Node) -> Rect? {
+    mutating func frame(_ node: Node) -> Rect? {
         switch node.value {
         case .array(let elements):
             guard elements.count == 4 else {

@@ -3,7 +3,7 @@ import GesturedCore
 /// The keys of a gesture object: the common ones, and per type the field names of that type's
 /// parameters struct (a test checks these lists against the structs by reflection).
 enum GestureKeys {
-    static let common = ["id", "type", "requireToFail", "recognizeSimultaneouslyWith"]
+    static let common = ["id", "type", "requireToFail", "recognizeSimultaneouslyWith", "action"]
 
     /// In the order of `GestureKind`'s cases, which is also the order error messages list them.
     static let parameters: [(type: String, keys: [String])] = [
@@ -61,9 +61,10 @@ extension DocumentReader {
             references.addGesture(.init(id: id, path: idNode.path, offset: valueOffset(of: idNode.path)),
                                   requireToFail: requireToFail, simultaneous: simultaneous)
         }
+        let action = members["action"].flatMap { $0.value == .null ? nil : gestureAction($0) }
         guard let typeName, let kind = kind(typeName, members, of: node) else { return nil }
         return GestureSpec(id: id ?? "", kind: kind, requireToFail: requireToFail.map(\.id),
-                           recognizeSimultaneouslyWith: simultaneous.map(\.id))
+                           recognizeSimultaneouslyWith: simultaneous.map(\.id), action: action)
     }
 
     /// An array of gesture ids, each with its key path for the cross-checks.

@@ -7,7 +7,8 @@ enum Command: Equatable {
     case replay(config: String?, format: LineFormat, touches: Bool, failed: Bool, description: String?, recording: String)
     case checkConfig(file: String)
     case devices(config: String?, json: Bool)
-    case listen(socket: String?, format: LineFormat, filter: LineFilter?, touches: Bool, failed: Bool)
+    case listen(socket: String?, format: LineFormat, filter: LineFilter?, touches: Bool, failed: Bool,
+                exec: String? = nil, shell: Bool = false)
     case version
     case help
 }
@@ -62,11 +63,17 @@ enum Arguments {
                 }
             }
             let touches = options.flag("--touches"), failed = options.flag("--failed")
-            if options.has("--exec") {
-                throw UsageError(message: "listen: --exec is not available in this version yet")
+            let exec = try options.value("--exec"), shell = options.flag("--shell")
+            if let exec {
+                if exec.allSatisfy({ $0 == " " }) { throw UsageError(message: "--exec needs a command") }
+                if format != .text { throw UsageError(message: "--format applies to printed lines; --exec prints none") }
+                if touches { throw UsageError(message: "--exec runs for gesture lines only; --touches would have no effect") }
+            } else if shell {
+                throw UsageError(message: "--shell only goes with --exec")
             }
             try options.finish(positional: 0)
-            return .listen(socket: socket, format: format, filter: filter, touches: touches, failed: failed)
+            return .listen(socket: socket, format: format, filter: filter, touches: touches, failed: failed,
+                           exec: exec, shell: shell)
         case "help":
             return .help
         default:
@@ -86,9 +93,12 @@ enum Arguments {
                                      every input device udev knows: type, protocol, slots, axis
                                      ranges and resolution, the rule that applies, used or not
           gestured listen [--socket PATH] [--format text|json] [--filter EXPR] [--touches] [--failed]
+                          [--exec CMD [--shell]]
                                      a client: print the daemon's event lines (EXPR: key=glob
                                      terms, keys type state name view device, e.g.
-                                     'type=tap|swipe state=ended')
+                                     'type=tap|swipe state=ended'), or run CMD for each gesture
+                                     line with its fields in GESTURE_* variables (no shell
+                                     unless --shell; one running, one pending at most)
           gestured --version | --help
 
         Exit status: 0 success, 2 bad command line, 78 invalid configuration, 1 other errors.

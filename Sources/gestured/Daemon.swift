@@ -14,6 +14,7 @@ final class Daemon {
         static let signals: UInt64 = 3
         static let watchdog: UInt64 = 4
         static let hotplug: UInt64 = 5
+        static let actionTimer: UInt64 = 6
         static let deviceBase: UInt64 = 1 << 32
         static let clientBase: UInt64 = 1 << 48
     }
@@ -32,6 +33,8 @@ final class Daemon {
     private let signals: SignalChannel
     private let server: UnixSocketServer
     private let supervisor = Supervisor()
+    /// The configuration's gesture actions: spawned, watched and reaped in this loop.
+    private let actions: ActionRunner
     /// udev's netlink monitor; nil when it could not be created (no hotplug then).
     private let monitor: UdevMonitor?
     private let configPath: String?
@@ -46,7 +49,11 @@ final class Daemon {
     private struct ClientState {
         var subscription = ClientSubscription()
         var framer = RequestFramer()
+        /// Who connected (`SO_PEERCRED`); nil when the kernel would not say (then no control).
+        var peer: PeerCredentials?
     }
+    /// Who may send control requests; rebuilt on reload.
+    private var authority: ControlAuthority
     private var running = true
     private var armedDeadline: Instant?
     /// Scratch buffers reused for every read.
@@ -67,14 +74,17 @@ final class Daemon {
     private init(configPath: String?, configuration: Configuration, socketPath: String) throws(StartupError) {
         self.configPath = configPath
         self.configuration = configuration
+        authority = ControlAuthority(configuration.control)
         // Signals first: a SIGTERM during start-up must not kill us before the socket file can
         // be removed.
         do {
             signals = try SignalChannel()
             poller = try Poller()
             timer = try DeadlineTimer()
+            actions = try ActionRunner(poller: poller)
         } catch { throw .system(error) }
-        do { server = try ListeningSocket.open(path: socketPath) } catch { throw .socket(error) }
+        actions.configure(configuration.views)
+        do { server = try ListeningSocket.open(path: socketPath, settings: configuration.socket) } catch { throw .socket(error) }
 
         // The monitor before the enumeration: a device added in between is seen twice (the
         // duplicate is dropped by syspath in `hotplug`) rather than never.
@@ -101,6 +111,7 @@ final class Daemon {
             try poller.add(server.listenDescriptor, token: Token.listener, events: .readable)
             try poller.add(timer.descriptor, token: Token.timer, events: .readable)
             try poller.add(signals.descriptor, token: Token.signals, events: .readable)
+            try poller.add(actions.timer.descriptor, token: Token.actionTimer, events: .readable)
             try supervisor.register(with: poller, token: Token.watchdog)
             if let monitor { try poller.add(monitor.descriptor, token: Token.hotplug, events: .readable) }
         } catch { throw .system(error) }
@@ -238,6 +249,8 @@ final class Daemon {
                 }
                 send(bytes, to: id)
             }
+            // GESTURE_SEQ: the line's seq, or the last one sent when nobody received this line.
+            if case .gesture(let g) = item { actions.handle(g, seq: seq, now: MonotonicClock.now()) }
         }
         output.removeAll(keepingCapacity: true)
     }
@@ -292,7 +305,12 @@ final class Daemon {
                 server.disconnect(id)
                 continue
             }
-            clients[id] = ClientState()
+            var state = ClientState()
+            do { state.peer = try PeerCredentials.of(fd) } catch {
+                Log.warning("\(id): \(error); it may listen but not control")
+            }
+            if let peer = state.peer { Log.debug("\(id): \(peer)") }
+            clients[id] = state
             send(Array(LineEncoder.hello(format: .text).utf8), to: id)
         }
     }
@@ -322,6 +340,12 @@ final class Daemon {
             case .line(let line):
                 do {
                     let request = try ClientRequest.parse(line[...])
+                    if case .control(let control) = request {
+                        if let refusal = self.control(control, from: id, peer: state.peer) {
+                            answer = LineEncoder.error(command: request.command, message: refusal, format: state.subscription.format)
+                            break
+                        }
+                    }
                     state.subscription.apply(request)
                     answer = LineEncoder.ok(command: request.command, format: state.subscription.format)
                     Log.debug("\(id): \(line)")
@@ -332,9 +356,52 @@ final class Daemon {
             }
             clients[id] = state
             send(Array(answer.utf8), to: id)
+            // What a control request cancelled goes out after its answer.
+            publish()
             guard clients[id] != nil else { return }   // dropped while answering
         }
         clients[id] = state   // the framer's progress, when there was no complete line
+    }
+
+    /// Applies a control request from an authorized peer, leaving the gesture lines it causes in
+    /// `output`; returns why it was refused instead (nothing changed then).
+    private func control(_ request: ControlRequest, from id: ClientID, peer: PeerCredentials?) -> String? {
+        guard authority.allows(peer) else {
+            Log.limited(.warning, key: "\(id) control refused",
+                        "\(id) (\(peer.map { "\($0)" } ?? "unknown peer")): \(request.command) refused, not authorized to control")
+            return "not authorized to control (uid \(peer.map { String($0.uid) } ?? "unknown")): only root, the daemon's user and the config's control uids and groups may"
+        }
+        let now = MonotonicClock.now()
+        output.removeAll(keepingCapacity: true)
+        pipeline.advance(to: now, into: &output)
+        switch request {
+        case .view(let view, let change):
+            guard pipeline.change(change, ofView: view, now: now, into: &output) else { return "no view '\(view)'" }
+        case .layout(let name):
+            guard let layout = configuration.layouts[name] else {
+                let known = configuration.layouts.keys.sorted()
+                return "no layout '\(name)'" + (known.isEmpty ? " (the configuration defines none)" : " (\(known.joined(separator: ", ")))")
+            }
+            for entry in layout.entries {
+                for change in entry.changes { _ = pipeline.change(change, ofView: entry.view, now: now, into: &output) }
+            }
+        case .rotate(let pattern, let rotation):
+            let matching = devices.values.filter { Glob.matches(pattern, $0.info.sysname) }
+            guard !matching.isEmpty else { return "no device matches '\(pattern)'" }
+            for device in matching { pipeline.setRotation(rotation, of: device.id, now: now, into: &output) }
+        }
+        Log.info("\(id) (uid \(peer?.uid ?? 0)): \(request.command) \(Self.describe(request))")
+        return nil
+    }
+
+    private static func describe(_ request: ControlRequest) -> String {
+        switch request {
+        case .view(let view, .frame(let f)):
+            "\(view) \(LineEncoder.fixed(f.minX, decimals: 2)) \(LineEncoder.fixed(f.minY, decimals: 2)) \(LineEncoder.fixed(f.size.width, decimals: 2)) \(LineEncoder.fixed(f.size.height, decimals: 2))"
+        case .view(let view, _): view
+        case .layout(let name): name
+        case .rotate(let device, let rotation): "\(device) \(rotation.rawValue)"
+        }
     }
 
     // MARK: Signals and time
@@ -368,6 +435,8 @@ final class Daemon {
             return
         }
         configuration = fresh
+        authority = ControlAuthority(fresh.control)
+        actions.configure(fresh.views)
         publish()
         Log.info("configuration reloaded from \(configPath ?? "the embedded default")")
     }
@@ -404,7 +473,9 @@ final class Daemon {
                 case Token.signals: handleSignals()
                 case Token.watchdog: supervisor.watchdogFired()
                 case Token.hotplug: hotplug()
+                case Token.actionTimer: actions.timeouts(now: MonotonicClock.now())
                 case Token.clientBase...: serviceClient(ClientID(rawValue: item.token - Token.clientBase), events: item.events)
+                case ActionRunner.base..<ActionRunner.end: actions.ready(token: item.token, now: MonotonicClock.now())
                 case Token.deviceBase...: readDevice(token: item.token, events: item.events)
                 default: break
                 }
@@ -422,6 +493,7 @@ final class Daemon {
         }
         publish()
         for id in server.clientIDs { _ = server.flush(id) }
+        actions.stop()
         for device in devices.values { device.evdev.close() }
         devices.removeAll()
         server.close()

@@ -6,10 +6,11 @@ import Glibc
 ///
 /// It sends its requests (`format`, `subscribe`, `filter`), reads the handshake — `hello`, then
 /// one `ok` or `error` per request — and from then on copies every line to stdout, so that
-/// `gestured listen --format json | jq` sees only JSON events.
+/// `gestured listen --format json | jq` sees only JSON events. With `--exec` it prints nothing
+/// and runs the command for each gesture line instead (`ListenExec`).
 enum ListenCommand {
     static func run(socket path: String, format: LineFormat, filter: LineFilter?, touches: Bool,
-                    failed: Bool) throws(CommandFailure) {
+                    failed: Bool, exec: ListenExec? = nil) throws(CommandFailure) {
         var requests: [String] = []
         if format != .text { requests.append("format \(format.rawValue)") }
         if touches { requests.append("subscribe touches") }
@@ -23,6 +24,7 @@ enum ListenCommand {
         var pending: [UInt8] = []
         var handshake = 1 + requests.count   // hello, then the answers
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        if let exec { return try runCommands(exec, fd: fd, path: path, handshake: handshake) }
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
@@ -44,6 +46,45 @@ enum ListenCommand {
                 try writeAll(1, pending, path: "stdout")
                 pending.removeAll()
             }
+        }
+    }
+
+    /// Reads lines and runs the command for gesture lines, reaping it through its pidfd in the
+    /// same poll: a slow command never stops the reading (the daemon would drop a client that
+    /// stops reading). At the end of the stream, waits for the running and pending commands.
+    private static func runCommands(_ exec: ListenExec, fd: Int32, path: String, handshake: Int) throws(CommandFailure) {
+        var handshake = handshake
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var open = true
+        while open || exec.isBusy {
+            var fds = [pollfd(fd: open ? fd : -1, events: Int16(POLLIN), revents: 0)]
+            if let pidfd = exec.pidfd { fds.append(pollfd(fd: pidfd.rawValue, events: Int16(POLLIN), revents: 0)) }
+            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+                if errno == EINTR { continue }
+                throw CommandFailure(ExitStatus.failure, "poll: \(Errno.current)")
+            }
+            if fds.count > 1, fds[1].revents != 0 { try exec.reap() }
+            guard open, fds[0].revents != 0 else { continue }
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw CommandFailure(ExitStatus.failure, "\(path): read: \(Errno.current)")
+            }
+            if n == 0 { open = false; continue }
+            pending.append(contentsOf: buffer[..<n])
+            var start = 0
+            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[start..<newline], as: UTF8.self)
+                start = newline + 1
+                if handshake > 0 {
+                    if line.hasPrefix("error ") { throw CommandFailure(ExitStatus.usage, "the daemon refused a request: \(line)") }
+                    handshake -= 1
+                    continue
+                }
+                try exec.handle(line: line[...])
+            }
+            pending.removeFirst(start)
         }
     }
 

@@ -1,19 +1,17 @@
+import GesturedCore
 import GesturedIO
 import Glibc
 
 /// The daemon's listening socket: the one the service manager passed (socket activation), or
 /// one it creates itself.
 enum ListeningSocket {
-    /// The group that may connect; `make install` creates it (sysusers.d or groupadd).
-    static let groupName = "gestured"
-    /// Owner and group read and write (connecting needs write permission); nobody else:
-    /// touch positions can reveal what is typed on an on-screen keyboard.
-    static let mode: mode_t = 0o660
-
     /// Serves on the socket passed through `LISTEN_FDS`/`LISTEN_PID` when there is one (it
-    /// must be a single listening Unix stream socket), else binds `path` with `mode` and, when
-    /// the group exists and this process may give files to it, group `groupName`.
-    static func open(path: String) throws(SocketServerError) -> UnixSocketServer {
+    /// must be a single listening Unix stream socket), else binds `path` with the settings' mode
+    /// and, when the group exists and this process may give files to it, their group (by default
+    /// `gestured`, which `make install` creates with sysusers.d or groupadd: touch positions can
+    /// reveal what is typed on an on-screen keyboard, so not everyone may read them). The client
+    /// cap and per-client queue limit apply either way.
+    static func open(path: String, settings: SocketSettings) throws(SocketServerError) -> UnixSocketServer {
         let passed: [SocketActivation.Passed]
         do { passed = try SocketActivation.takeFromEnvironment() } catch { throw .activation(error) }
         if !passed.isEmpty {
@@ -29,11 +27,19 @@ enum ListeningSocket {
                 Log.warning("the service manager passed a socket bound to \(bound.isEmpty ? "no path" : bound), not \(path); serving on it")
             }
             Log.info("using the socket passed by the service manager (\(bound))")
-            return try UnixSocketServer(adopting: passed[0].descriptor, path: bound.isEmpty ? path : bound)
+            return try UnixSocketServer(adopting: passed[0].descriptor, path: bound.isEmpty ? path : bound,
+                                        maxQueuedBytes: settings.maximumQueuedBytes, maxClients: settings.maximumClients)
         }
-        let group = usableGroup(named: groupName)
-        if group == nil { Log.debug("group \(groupName) absent or not ours; the socket keeps this process's group") }
-        return try UnixSocketServer(path: path, permissions: mode, group: group)
+        var group: gid_t?
+        if let name = settings.group {
+            group = usableGroup(named: name)
+            if group == nil {
+                let message = "socket group \(name) absent or not ours; the socket keeps this process's group"
+                if name == SocketSettings.defaultGroup { Log.debug(message) } else { Log.warning(message) }
+            }
+        }
+        return try UnixSocketServer(path: path, maxQueuedBytes: settings.maximumQueuedBytes,
+                                    maxClients: settings.maximumClients, permissions: mode_t(settings.mode), group: group)
     }
 
     /// The group's id when it exists and this process may `chown` a file to it: as root, or as

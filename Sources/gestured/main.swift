@@ -31,8 +31,10 @@ do throws(CommandFailure) {
     case .replay(let config, let format, let touches, let failed, let description, let recording):
         try ReplayCommand.run(config: config, format: format, touches: touches, failed: failed,
                               description: description, recording: recording)
-    case .listen(let socket, let format, let filter, let touches, let failed):
-        try ListenCommand.run(socket: socketPath(socket), format: format, filter: filter, touches: touches, failed: failed)
+    case .listen(let socket, let format, let filter, let touches, let failed, let exec, let shell):
+        let runner = try exec.map { command throws(CommandFailure) in try ListenExec(command: command, shell: shell) }
+        try ListenCommand.run(socket: socketPath(socket), format: format, filter: filter, touches: touches, failed: failed,
+                              exec: runner)
     case .run(let config, let socket, let verbose):
         Log.verbose = verbose
         Log.priorityPrefixes = true

@@ -159,3 +159,14 @@ func longPress(_ id: String, touches: Int = 1, taps: Int = 0, requireToFail: [St
     configure(&p)
     return gesture(id, .longPress(p), requireToFail: requireToFail, simultaneous: simultaneous)
 }
+
+extension EngineScript {
+    /// A runtime view change (socket control) at `ms`, after the deadlines due before it.
+    mutating func change(_ view: String, _ change: ViewTree.Change, at ms: Double) {
+        advance(to: ms)
+        var events: [GestureEvent] = []
+        let index = engine.tree.index(of: view)!
+        engine.change(change, of: index, now: Self.at(ms), into: &events)
+        record(events)
+    }
+}

@@ -57,6 +57,10 @@ struct CommandLineTests {
         (["replay"], "gestured: expected 1 argument, got 0"),
         (["check-config"], "gestured: expected 1 argument, got 0"),
         (["listen", "--filter", "colour=red"], "gestured: --filter: unknown filter key 'colour' (type, state, name, view or device)"),
+        (["listen", "--shell"], "gestured: --shell only goes with --exec"),
+        (["listen", "--exec", " "], "gestured: --exec needs a command"),
+        (["listen", "--exec", "true", "--format", "json"], "gestured: --format applies to printed lines; --exec prints none"),
+        (["listen", "--exec", "true", "--touches"], "gestured: --exec runs for gesture lines only; --touches would have no effect"),
     ])
     func usageErrorsExitTwo(arguments: [String], message: String) throws {
         let r = try run(arguments)

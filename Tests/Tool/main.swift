@@ -15,6 +15,9 @@
 //   gestured-testtool wait-socket PATH [--timeout-ms T]
 //       Waits (inotify and poll, no sleeping) until a server accepts connections on PATH;
 //       exit status 1 when T ms pass first. make demo uses it before starting a client.
+//   gestured-testtool request PATH LINE...
+//       Connects to the daemon at PATH, sends each LINE as a request and prints what comes back:
+//       hello and one answer per request (tests run it under setpriv as another user).
 import GesturedCore
 import GesturedIO
 import GesturedTestSupport
@@ -128,6 +131,22 @@ func waitSocket(_ arguments: [String]) {
     }
 }
 
+func request(_ arguments: [String]) {
+    guard let path = arguments.first, arguments.count > 1 else { fail("usage: request PATH LINE...", status: 2) }
+    do {
+        let client = try LineClient(path: path, deadline: MonotonicClock.now() + .milliseconds(10_000))
+        for line in arguments.dropFirst() { try client.send(line: line) }
+        for _ in 0..<arguments.count {
+            guard let line = try client.readLine(deadline: MonotonicClock.now() + .milliseconds(10_000)) else {
+                fail("the daemon closed the connection or did not answer")
+            }
+            print(line)
+        }
+    } catch {
+        fail("\(error)")
+    }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "umockdev": umockdev(Array(arguments.dropFirst()))
@@ -135,5 +154,6 @@ case "iocheck": iocheck(Array(arguments.dropFirst()))
 case "parse": parse(Array(arguments.dropFirst()))
 case "wait-socket": waitSocket(Array(arguments.dropFirst()))
 case "testbed": testbed(Array(arguments.dropFirst()))
-default: fail("usage: gestured-testtool umockdev|iocheck|parse|wait-socket|testbed ...", status: 2)
+case "request": request(Array(arguments.dropFirst()))
+default: fail("usage: gestured-testtool umockdev|iocheck|parse|wait-socket|testbed|request ...", status: 2)
 }

@@ -10,6 +10,8 @@ public enum ClientRequest: Hashable, Sendable {
     /// Replaces the client's filter; `nil` clears it.
     case filter(LineFilter?)
     case ping
+    /// Changes the region map or a device: only for authorized peers.
+    case control(ControlRequest)
 
     /// Line kinds a client receives only when it subscribes.
     public enum Stream: String, Hashable, Sendable, CaseIterable {
@@ -33,6 +35,7 @@ public enum ClientRequest: Hashable, Sendable {
         case .unsubscribe: "unsubscribe"
         case .filter: "filter"
         case .ping: "ping"
+        case .control(let c): c.command
         }
     }
 
@@ -74,6 +77,7 @@ public enum ClientRequest: Hashable, Sendable {
             guard arguments.isEmpty else { throw ParseError(command: command, message: "ping takes no argument") }
             return .ping
         default:
+            if let control = try ControlRequest.parse(verb: verb, arguments: arguments) { return .control(control) }
             throw ParseError(command: command, message: "unknown request '\(verb)'")
         }
     }
@@ -162,7 +166,7 @@ public struct ClientSubscription: Hashable, Sendable {
         case .unsubscribe(.touches): touches = false
         case .unsubscribe(.failed): failed = false
         case .filter(let f): filter = f
-        case .ping: break
+        case .ping, .control: break
         }
     }
 

@@ -235,6 +235,41 @@ public struct GestureEngine: Sendable {
         resetFinished()
     }
 
+    /// Applies a runtime change to a view (socket control, a layout switch).
+    ///
+    /// When the change leaves the view hidden or with interaction disabled (SEMANTICS.md: "the
+    /// view hidden or disabled at runtime"), every recognizer attached to it or to a view below
+    /// it that is tracking touches is cancelled (running) or failed (pending), and those touches
+    /// are taken off its route until they lift: touches already down keep the view they were
+    /// hit-tested to (UIKit), but the recognizers of an unreachable view see no more of them.
+    /// Recognizers of ancestors go on. A frame change, showing or enabling cancels nothing: later
+    /// touches are hit-tested against the new state.
+    ///
+    /// - Returns: false when `view` is not a view of the tree (nothing changes).
+    @discardableResult
+    public mutating func change(_ change: ViewTree.Change, of view: ViewTree.Index, now: Instant,
+                                into events: inout [GestureEvent]) -> Bool {
+        guard tree.nodes.indices.contains(view) else { return false }
+        tree.apply(change, to: view)
+        switch change {
+        case .hidden(false), .userInteractionEnabled(true), .frame: return true
+        case .hidden(true), .userInteractionEnabled(false): break
+        }
+        for index in rank where tree.isDescendant(slots[index].view, of: view) && !slots[index].touches.isEmpty {
+            switch slots[index].phase {
+            case .active: transition(index, to: .cancelled, now: now, sample: nil, into: &events)
+            case .possible, .waiting: transition(index, to: .failed, now: now, sample: nil, into: &events)
+            case .ended, .failed, .cancelled: break
+            }
+            for touch in slots[index].touches { routes[touch]?.removeAll { $0 == index } }
+            slots[index].touches.removeAll()
+        }
+        // A recognizer elsewhere that waited for one of these to fail may now go ahead.
+        settle(now: now, into: &events)
+        resetFinished()
+        return true
+    }
+
     // MARK: Arbitration
 
     /// Applies the collected proposals in winning order, then releases or fails the recognizers

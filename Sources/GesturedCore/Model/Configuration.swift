@@ -10,9 +10,18 @@ public struct Configuration: Hashable, Sendable {
     public var devices: [DeviceRule]
     /// Top-level views, back to front.
     public var views: [ViewSpec]
+    /// Named sets of view changes for the `layout` request.
+    public var layouts: [String: Layout]
+    /// Who may send control requests.
+    public var control: ControlPolicy
+    /// The listening socket's mode, group and client limits (read once, at start).
+    public var socket: SocketSettings
 
-    public init(screen: Size? = nil, devices: [DeviceRule] = [], views: [ViewSpec] = []) {
+    public init(screen: Size? = nil, devices: [DeviceRule] = [], views: [ViewSpec] = [],
+                layouts: [String: Layout] = [:], control: ControlPolicy = ControlPolicy(),
+                socket: SocketSettings = SocketSettings()) {
         self.screen = screen; self.devices = devices; self.views = views
+        self.layouts = layouts; self.control = control; self.socket = socket
     }
 }
 
@@ -122,11 +131,13 @@ public struct GestureSpec: Hashable, Sendable {
     public var requireToFail: [String]
     /// Ids of recognizers this one may recognize together with (the relation is symmetric).
     public var recognizeSimultaneouslyWith: [String]
+    /// A command the daemon runs when the gesture reaches a state.
+    public var action: GestureAction?
 
     public init(id: String, kind: GestureKind, requireToFail: [String] = [],
-                recognizeSimultaneouslyWith: [String] = []) {
+                recognizeSimultaneouslyWith: [String] = [], action: GestureAction? = nil) {
         self.id = id; self.kind = kind; self.requireToFail = requireToFail
-        self.recognizeSimultaneouslyWith = recognizeSimultaneouslyWith
+        self.recognizeSimultaneouslyWith = recognizeSimultaneouslyWith; self.action = action
     }
 }
 

@@ -17,7 +17,7 @@ public struct GesturePipeline: Sendable {
     struct Device: Sendable {
         let description: DeviceDescription
         var decoder: EvdevFrameDecoder
-        let geometry: DeviceGeometry
+        var geometry: DeviceGeometry
         /// The touch in each slot, if any.
         var touchInSlot: [TouchID?]
     }
@@ -125,6 +125,31 @@ public struct GesturePipeline: Sendable {
         engine.cancelAll(now: now, into: &gestureEvents)
         for event in gestureEvents { output.append(.gesture(event)) }
         engine = fresh
+    }
+
+    /// Applies a runtime change to a view (see `GestureEngine.change(_:of:now:into:)`): hiding
+    /// or disabling it cancels the gestures its recognizers and its subviews' are tracking.
+    /// Returns false, changing nothing, when no view has the id `view`.
+    public mutating func change(_ change: ViewTree.Change, ofView view: String, now: Instant,
+                                into output: inout [Output]) -> Bool {
+        guard let index = engine.tree.index(of: view) else { return false }
+        gestureEvents.removeAll(keepingCapacity: true)
+        engine.change(change, of: index, now: now, into: &gestureEvents)
+        for event in gestureEvents { output.append(.gesture(event)) }
+        return true
+    }
+
+    /// Sets a device's rotation at runtime (a kiosk turning its screen). The device's touches in
+    /// progress would jump to other screen points, so the gestures they drive are cancelled
+    /// (running) or failed (pending); the touches stay down, unrouted, until they lift.
+    public mutating func setRotation(_ rotation: Rotation, of id: DeviceID, now: Instant, into output: inout [Output]) {
+        guard var device = devices[id.value], device.geometry.rotation != rotation else { return }
+        let g = device.geometry
+        device.geometry = DeviceGeometry(x: g.x, y: g.y, screen: g.screen, rotation: rotation, calibration: g.calibration)
+        devices[id.value] = device
+        gestureEvents.removeAll(keepingCapacity: true)
+        engine.cancelGestures(involving: device.touchInSlot.compactMap { $0 }, now: now, into: &gestureEvents)
+        for event in gestureEvents { output.append(.gesture(event)) }
     }
 
     private mutating func deliver(_ frame: ContactFrame, of device: inout Device, now: Instant,

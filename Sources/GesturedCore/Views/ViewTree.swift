@@ -58,6 +58,41 @@ public struct ViewTree: Sendable {
         return index
     }
 
+    /// A runtime change to one view (socket control, layouts): the flags and frame a kiosk app
+    /// moves as its screen changes. Everything else about a view is fixed by the configuration.
+    public enum Change: Hashable, Sendable {
+        case hidden(Bool)
+        case userInteractionEnabled(Bool)
+        case frame(Rect)
+    }
+
+    /// Applies `change` to `view`. Hit-testing of later touches sees it at once; touches already
+    /// down keep the view they were hit-tested to (the caller decides what happens to their
+    /// gestures: see `GestureEngine.change(_:of:now:into:)`).
+    public mutating func apply(_ change: Change, to view: Index) {
+        switch change {
+        case .hidden(let hidden): nodes[view].isHidden = hidden
+        case .userInteractionEnabled(let enabled): nodes[view].isUserInteractionEnabled = enabled
+        case .frame(let frame): nodes[view].frame = frame
+        }
+    }
+
+    /// Whether `view` and each of its ancestors are visible and interactive: only then can the
+    /// view receive touches at all.
+    public func isReachable(_ view: Index) -> Bool {
+        path(from: view).allSatisfy { nodes[$0].isUserInteractionEnabled && !nodes[$0].isHidden }
+    }
+
+    /// Whether `view` is `ancestor` or lies below it.
+    public func isDescendant(_ view: Index, of ancestor: Index) -> Bool {
+        var current: Index? = view
+        while let index = current {
+            if index == ancestor { return true }
+            current = nodes[index].parent
+        }
+        return false
+    }
+
     /// The view index for an id, if any.
     public func index(of id: String) -> Index? { nodes.firstIndex { $0.id == id } }
 

@@ -1,0 +1,78 @@
+/// The parts of the configuration that concern the socket and its clients rather than touches:
+/// named layouts that control requests switch between, who may control, the socket's limits, and
+/// the commands gestures run (docs/CONFIG.md).
+
+/// A named set of view changes, applied together by the `layout NAME` request. Views a layout
+/// does not name keep their current state; a key a layout leaves out keeps its current value.
+public struct Layout: Hashable, Sendable {
+    public struct Entry: Hashable, Sendable {
+        /// A view id of the configuration.
+        public var view: String
+        /// In the order flags, then frame.
+        public var changes: [ViewTree.Change]
+        public init(view: String, changes: [ViewTree.Change]) { self.view = view; self.changes = changes }
+    }
+
+    /// Sorted by view id, so that a layout applies the same way every time.
+    public var entries: [Entry]
+    public init(entries: [Entry] = []) { self.entries = entries }
+}
+
+/// Who may send control requests (`hide`, `layout`, `rotate`…). Root and the daemon's own user
+/// always may; everyone who may connect to the socket may listen.
+public struct ControlPolicy: Hashable, Sendable {
+    /// A group, by name (resolved when the daemon starts) or by number.
+    public enum Group: Hashable, Sendable {
+        case name(String)
+        case id(UInt32)
+    }
+
+    public var uids: [UInt32]
+    public var groups: [Group]
+
+    public init(uids: [UInt32] = [], groups: [Group] = []) { self.uids = uids; self.groups = groups }
+
+    /// Whether a peer with these credentials may control. `groupIDs` are the resolved `groups`;
+    /// `peerGroups` the peer's primary and supplementary groups.
+    public static func allows(uid: UInt32, peerGroups: [UInt32], daemonUID: UInt32, uids: [UInt32],
+                              groupIDs: [UInt32]) -> Bool {
+        uid == 0 || uid == daemonUID || uids.contains(uid) || peerGroups.contains(where: groupIDs.contains)
+    }
+}
+
+/// The listening socket's file mode and group and its limits on clients.
+public struct SocketSettings: Hashable, Sendable {
+    /// Owner and group read and write (connecting needs write); nobody else: touch positions can
+    /// reveal what is typed on an on-screen keyboard.
+    public static let defaultMode: UInt32 = 0o660
+    /// The dedicated group the install step creates.
+    public static let defaultGroup = "gestured"
+    public static let defaultMaximumClients = 64
+    /// Per client: about a thousand gesture lines, several seconds of a busy stream.
+    public static let defaultMaximumQueuedBytes = 256 << 10
+
+    public var mode: UInt32 = SocketSettings.defaultMode
+    /// nil: the socket keeps the daemon's group.
+    public var group: String? = SocketSettings.defaultGroup
+    public var maximumClients = SocketSettings.defaultMaximumClients
+    public var maximumQueuedBytes = SocketSettings.defaultMaximumQueuedBytes
+
+    public init() {}
+}
+
+/// A command a gesture runs when it reaches a state, executed by the daemon without a shell.
+public struct GestureAction: Hashable, Sendable {
+    /// How long a command may run before it gets SIGTERM, by default.
+    public static let defaultTimeout = Interval(seconds: 10)
+    /// After SIGTERM, how long before SIGKILL.
+    public static let killGrace = Interval(seconds: 2)
+
+    public var state: GestureState
+    /// argv; `run[0]` is looked up in `PATH` when it has no slash.
+    public var run: [String]
+    public var timeout: Interval
+
+    public init(state: GestureState = .ended, run: [String], timeout: Interval = GestureAction.defaultTimeout) {
+        self.state = state; self.run = run; self.timeout = timeout
+    }
+}

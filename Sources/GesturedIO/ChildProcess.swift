@@ -1,0 +1,128 @@
+import CLinux
+import Glibc
+
+/// A command started with `posix_spawn` and watched through a pidfd: the pidfd becomes readable
+/// when the child exits, so an epoll or poll loop reaps it without blocking and without SIGCHLD.
+///
+/// The child gets its own process group (so a timeout can signal everything it started), the
+/// default signal dispositions and an empty signal mask (the daemon blocks signals for its
+/// signalfd; a child must not inherit that), and no shell: `arguments[0]` is looked up in `PATH`
+/// when it has no slash.
+public final class ChildProcess {
+    public let pid: pid_t
+    /// Readable when the child has exited.
+    public let pidfd: FileDescriptor
+    private var reaped = false
+
+    public enum Status: Hashable, Sendable, CustomStringConvertible {
+        case exited(Int32)
+        case signaled(Int32)
+        public var description: String {
+            switch self {
+            case .exited(let code): "exit status \(code)"
+            case .signaled(let signal): "killed by signal \(signal)"
+            }
+        }
+    }
+
+    /// A pipe for a child's output: the read end is the caller's (non-blocking, close-on-exec),
+    /// the write end is given to the child and closed by the caller once it is started.
+    public static func outputPipe() throws(SystemError) -> (read: FileDescriptor, write: FileDescriptor) {
+        var fds: [Int32] = [0, 0]
+        guard pipe2(&fds, O_CLOEXEC | O_NONBLOCK) == 0 else { throw SystemError(operation: "pipe2", errno: .current) }
+        // The child's end must block like any stdout: a child writing fast must wait, not fail.
+        let flags = fcntl(fds[1], F_GETFL)
+        _ = fcntl(fds[1], F_SETFL, flags & ~O_NONBLOCK)
+        return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
+    }
+
+    /// Starts `arguments` with exactly `environment` (`NAME=value` strings).
+    /// - Parameters:
+    ///   - stdin, stdout, stderr: descriptors to give the child as 0, 1, 2; nil inherits.
+    public init(_ arguments: [String], environment: [String], stdin: FileDescriptor? = nil,
+                stdout: FileDescriptor? = nil, stderr: FileDescriptor? = nil) throws(SystemError) {
+        precondition(!arguments.isEmpty)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (fd, target) in [(stdin, Int32(0)), (stdout, 1), (stderr, 2)] {
+            if let fd { posix_spawn_file_actions_adddup2(&actions, fd.rawValue, target) }
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        sigdelset(&defaults, SIGKILL)
+        sigdelset(&defaults, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+        var child: pid_t = 0
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { for p in argv + envp { free(p) } }
+        let status = posix_spawnp(&child, arguments[0], &actions, &attributes, argv, envp)
+        guard status == 0 else {
+            throw SystemError(operation: "posix_spawn", path: arguments[0], errno: Errno(rawValue: status))
+        }
+        pid = child
+        let fd = pidfd_open(child, 0)
+        guard fd >= 0 else {
+            let error = Errno.current
+            kill(child, SIGKILL)
+            var ignored: Int32 = 0
+            _ = waitpid(child, &ignored, 0)
+            throw SystemError(operation: "pidfd_open", errno: error)
+        }
+        pidfd = FileDescriptor(rawValue: fd)
+    }
+
+    deinit {
+        if !reaped { kill(pid, SIGKILL); _ = try? wait(blocking: true) }
+        try? pidfd.close()
+    }
+
+    /// Collects the exit status: nil while the child runs (when not `blocking`).
+    public func wait(blocking: Bool = false) throws(SystemError) -> Status? {
+        var status: Int32 = 0
+        while true {
+            let r = waitpid(pid, &status, blocking ? 0 : WNOHANG)
+            if r == 0 { return nil }
+            if r == -1 {
+                if Errno.current == .interrupted { continue }
+                throw SystemError(operation: "waitpid", errno: .current)
+            }
+            break
+        }
+        reaped = true
+        // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift cannot import (macros).
+        if status & 0x7f == 0 { return .exited((status >> 8) & 0xff) }
+        return .signaled(status & 0x7f)
+    }
+
+    /// Sends `signal` to the child's process group (itself and what it started), unless reaped.
+    public func signalGroup(_ signal: Int32) {
+        guard !reaped else { return }
+        kill(-pid, signal)
+    }
+
+    /// The current environment as `NAME=value` strings, with `extra` set (replacing same names)
+    /// and the names in `removing` left out.
+    public static func environment(adding extra: [(name: String, value: String)], removing: [String] = []) -> [String] {
+        let names = Set(extra.map(\.name) + removing)
+        var result: [String] = []
+        var p = environ
+        while let entry = p.pointee {
+            let text = String(cString: entry)
+            let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
+            if !names.contains(name) { result.append(text) }
+            p += 1
+        }
+        return result + extra.map { "\($0.name)=\($0.value)" }
+    }
+}

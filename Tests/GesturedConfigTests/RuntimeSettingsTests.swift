@@ -1,0 +1,80 @@
+import Testing
+import GesturedConfig
+import GesturedCore
+
+/// `layouts`, `control`, `socket` and gesture `action`: what they become, and their diagnostics.
+@Suite struct RuntimeSettingsTests {
+    static let views = """
+        views: [{ id: "root", gestures: [{ id: "t", type: "tap" }], subviews: [{ id: "button" }, { id: "map" }] }]
+        """
+
+    @Test func layoutsControlAndSocket() throws {
+        let configuration = try #require(parsed("""
+            { \(Self.views),
+              layouts: {
+                night: { map: { isHidden: true }, button: { frame: [0, 0, 10, 10], isUserInteractionEnabled: false } },
+                day: {},
+              },
+              control: { uids: [1000], groups: ["kiosk", 1001] },
+              socket: { mode: "0600", group: null, maxClients: 8, maxQueuedBytes: 65536 },
+            }
+            """))
+        #expect(configuration.layouts == [
+            "night": Layout(entries: [
+                .init(view: "button", changes: [.userInteractionEnabled(false), .frame(Rect(x: 0, y: 0, width: 10, height: 10))]),
+                .init(view: "map", changes: [.hidden(true)]),
+            ]),
+            "day": Layout(),
+        ])
+        #expect(configuration.control == ControlPolicy(uids: [1000], groups: [.name("kiosk"), .id(1001)]))
+        var socket = SocketSettings()
+        socket.mode = 0o600; socket.group = nil; socket.maximumClients = 8; socket.maximumQueuedBytes = 65536
+        #expect(configuration.socket == socket)
+    }
+
+    @Test func defaults() throws {
+        let configuration = try #require(parsed("{ \(Self.views) }"))
+        #expect(configuration.layouts.isEmpty && configuration.control == ControlPolicy())
+        #expect(configuration.socket.mode == 0o660 && configuration.socket.group == "gestured")
+        #expect(configuration.socket.maximumClients == 64 && configuration.socket.maximumQueuedBytes == 262144)
+        #expect(configuration.views[0].gestures[0].action == nil)
+    }
+
+    @Test func gestureAction() throws {
+        let gestures = gestures("""
+            { views: [{ id: "v", gestures: [
+                { id: "a", type: "tap", action: { run: ["/bin/true"] } },
+                { id: "b", type: "pan", action: { on: "began", run: ["systemctl", "restart", "kiosk"], timeout: 2.5 } },
+            ] }] }
+            """)
+        #expect(gestures.map(\.action) == [
+            GestureAction(state: .ended, run: ["/bin/true"], timeout: GestureAction.defaultTimeout),
+            GestureAction(state: .began, run: ["systemctl", "restart", "kiosk"], timeout: Interval(seconds: 2.5)),
+        ])
+    }
+
+    @Test func diagnostics() {
+        #expect(GesturedConfigTests.diagnostics("""
+            { \(Self.views),
+              layouts: { night: { mapp: { isHidden: 1 } } },
+              control: { uids: [-1], group: [] },
+              socket: { mode: "660x", maxClients: 0, maxQueuedBytes: 100000000 },
+            }
+            """) == [
+            "test.json5:2:23: layouts.night.mapp: no view has the id \"mapp\"; did you mean \"map\"?",
+            "test.json5:2:41: layouts.night.mapp.isHidden: expected a boolean, found a number",
+            "test.json5:3:21: control.uids[0]: must be at least 0, found -1",
+            "test.json5:3:26: control.group: unknown key \"group\"; did you mean \"groups\"?",
+            "test.json5:4:19: socket.mode: expected an octal mode such as \"0660\", found \"660x\"",
+            "test.json5:4:39: socket.maxClients: must be at least 1, found 0",
+            "test.json5:4:58: socket.maxQueuedBytes: must be at most 67108864 (64 MiB), found 100000000",
+        ])
+        #expect(GesturedConfigTests.diagnostics("""
+            { views: [{ id: "v", gestures: [{ id: "a", type: "tap", action: { on: "done", run: [], timeout: 0 } }] }] }
+            """) == [
+            "test.json5:1:71: views[0].gestures[0].action.on: must be one of began, changed, ended, cancelled, failed, found \"done\"",
+            "test.json5:1:84: views[0].gestures[0].action.run: must name a program: [\"/path/to/program\", arguments…]",
+            "test.json5:1:97: views[0].gestures[0].action.timeout: must be greater than 0",
+        ])
+    }
+}

@@ -1,0 +1,92 @@
+import GesturedCore
+import GesturedIO
+import GesturedTestSupport
+import Glibc
+import Testing
+
+/// The configuration's gesture actions, end to end: the daemon runs the command for the tap with
+/// the gesture's environment and logs its output and status; a command past its timeout gets
+/// SIGTERM; a command that cannot start changes nothing for the clients.
+///
+/// The commands report through a FIFO that the test reads with poll() and a deadline.
+@Suite struct ActionEndToEndTests {
+    static func config(action: String) -> String {
+        """
+        { screen: {width: 1000, height: 1000}, views: [{ id: "root", gestures: [
+            { id: "tap", type: "tap", action: \(action) }] }] }
+        """
+    }
+
+    /// Opens `path` (a FIFO) for reading without blocking and returns the first line written
+    /// to it before `deadline`.
+    static func readFIFO(_ path: String, deadline limit: Instant) -> String? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var text: [UInt8] = []
+        while MonotonicClock.now() < limit {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&p, 1, Int32(max(1, (limit - MonotonicClock.now()).microseconds / 1000)))
+            var buffer = [UInt8](repeating: 0, count: 512)
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 { text += buffer[..<n] }
+            if let newline = text.firstIndex(of: UInt8(ascii: "\n")) { return String(decoding: text[..<newline], as: UTF8.self) }
+        }
+        return nil
+    }
+
+    @Test func anActionRunsWithTheGestureEnvironmentAndItsOutputIsLogged() throws {
+        let scratch = try TestEnvironment.TemporaryDirectory(prefix: "gestured-action")
+        let fifo = scratch.path + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let script = try scratch.write("action.sh", """
+            #!/bin/sh
+            echo "said $1"
+            echo "$GESTURE_TYPE $GESTURE_STATE $GESTURE_NAME $GESTURE_VIEW ${NOTIFY_SOCKET:-none}" > "\(fifo)"
+            """)
+        #expect(chmod(script, 0o755) == 0)
+        guard let daemon = try RunningDaemon(config: Self.config(action: #"{ on: "ended", run: ["\#(script)", "hi there"], timeout: 5 }"#))
+        else { return }
+        let client = try daemon.connect()
+        let reported = Self.readFIFO(fifo, deadline: deadline(milliseconds: 10_000))
+        #expect(reported == "tap ended tap root none")
+        let tap = try #require(try daemon.firstLine(from: client, startingWith: "gesture "))
+        #expect(tap.hasPrefix("gesture tap ended tap "))
+        try daemon.stop(readingRestOf: [client])
+        #expect(daemon.log.contains("<6>action tap: started \(script) (pid "), "\(daemon.log)")
+        #expect(daemon.log.contains("): said hi there"), "\(daemon.log)")
+        #expect(daemon.log.contains("): exit status 0"), "\(daemon.log)")
+    }
+
+    @Test func anActionPastItsTimeoutIsTerminated() throws {
+        let scratch = try TestEnvironment.TemporaryDirectory(prefix: "gestured-action")
+        let fifo = scratch.path + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let script = try scratch.write("slow.sh", """
+            #!/bin/sh
+            trap 'echo terminated > "\(fifo)"; exit 3' TERM
+            sleep 30 &
+            wait
+            """)
+        #expect(chmod(script, 0o755) == 0)
+        guard let daemon = try RunningDaemon(config: Self.config(action: #"{ run: ["\#(script)"], timeout: 0.2 }"#)) else { return }
+        let client = try daemon.connect()
+        let start = MonotonicClock.now()
+        #expect(Self.readFIFO(fifo, deadline: deadline(milliseconds: 10_000)) == "terminated")
+        // The tap comes 1.5 s after start; the timeout 0.2 s after it, far before sleep's 30 s.
+        #expect(MonotonicClock.now() - start < .milliseconds(8000))
+        try daemon.stop(readingRestOf: [client])
+        #expect(daemon.log.contains("): timed out, sending SIGTERM"), "\(daemon.log)")
+        #expect(daemon.log.contains("): exit status 3"), "\(daemon.log)")
+    }
+
+    /// A program that does not exist: a warning, and the client still gets the tap.
+    @Test func anActionThatCannotStartDoesNotAffectRecognition() throws {
+        guard let daemon = try RunningDaemon(config: Self.config(action: #"{ run: ["/nonexistent/program"] }"#)) else { return }
+        let client = try daemon.connect()
+        let tap = try #require(try daemon.firstLine(from: client, startingWith: "gesture "))
+        #expect(tap.hasPrefix("gesture tap ended tap "))
+        try daemon.stop(readingRestOf: [client])
+        #expect(daemon.log.contains("<4>action tap: cannot run /nonexistent/program: "), "\(daemon.log)")
+    }
+}
