@@ -27,13 +27,19 @@ let package = Package(
         .testTarget(name: "GesturedCoreTests", dependencies: ["GesturedCore"]),
         .testTarget(name: "GesturedConfigTests", dependencies: ["GesturedConfig", "GesturedCore"]),
         // Test support: umockdev files from evemu descriptions, subprocesses, a line client.
-        .target(name: "GesturedTestSupport", dependencies: ["GesturedCore", "GesturedIO", "CLinux"],
+        // Also uinput devices from evemu descriptions and a recording player (UinputDevice).
+        .target(name: "GesturedTestSupport", dependencies: ["GesturedCore", "GesturedIO", "CLinux", "CEvdev", "CUdev"],
                 path: "Tests/Support"),
         // Developer/test tool: writes umockdev files for a .desc (make demo) and checks the
         // libudev/libevdev path from inside umockdev-run (GesturedIOTests run it there).
         .executableTarget(name: "gestured-testtool",
                           dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore"],
                           path: "Tests/Tool"),
+        // Test tool: plays evemu recordings through a uinput device (the kernel), with their
+        // timing or faster. Needs /dev/uinput: the QEMU guest of `make test-vm` has it.
+        .executableTarget(name: "gestured-inject",
+                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore"],
+                          path: "Tests/Inject"),
         // Across modules: replay goldens with the built-in configuration, the command line.
         .testTarget(name: "GesturedTests",
                     dependencies: ["GesturedCore", "GesturedConfig", "GesturedTestSupport"]),
