@@ -2,6 +2,7 @@
 #
 #   make run       build (release) and run the daemon in the foreground with the default config
 #   make test      install what the tests need (see deps), build them, run them
+#   make test-vm   the VM tests: a real kernel and udevd under QEMU (docs/VM-TESTS.md)
 #   make demo      an emulated touchscreen (umockdev) double-taps; a client prints the lines
 #   make install   PREFIX=/usr/local DESTDIR= : binary, systemd units, /etc/gestured/gestured.json5
 #
@@ -24,12 +25,15 @@ SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 CONFIGDIR ?= /etc/gestured
 
 APT_PACKAGES := libevdev-dev libudev-dev umockdev libumockdev-dev evemu-tools pkg-config
+# The VM tests: QEMU, the guest's busybox, and the tools that unpack Debian's kernel and pack the
+# initramfs (the kernel and udev themselves are fetched with apt-get download into a cache).
+VM_APT_PACKAGES := qemu-system-x86 busybox-static xz-utils cpio
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
-.PHONY: all deps build run test demo install uninstall clean
+.PHONY: all deps deps-vm build run test test-vm demo install uninstall clean
 
 all: build
 
@@ -44,6 +48,19 @@ deps:
 		echo "deps: missing:$$missing; installing $(APT_PACKAGES)"; \
 		$(SUDO) apt-get update && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(APT_PACKAGES); \
+	fi
+
+## deps-vm: what `make test-vm` needs besides deps.
+deps-vm: deps
+	@missing=""; \
+	command -v qemu-system-x86_64 >/dev/null 2>&1 || missing="$$missing qemu-system-x86_64"; \
+	dpkg-query -W -f '$${Status}' busybox-static 2>/dev/null | grep -q 'ok installed' || missing="$$missing busybox-static"; \
+	command -v xz >/dev/null 2>&1 || missing="$$missing xz"; \
+	command -v cpio >/dev/null 2>&1 || missing="$$missing cpio"; \
+	if [ -n "$$missing" ]; then \
+		echo "deps-vm: missing:$$missing; installing $(VM_APT_PACKAGES)"; \
+		$(SUDO) apt-get update && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(VM_APT_PACKAGES); \
 	fi
 
 ## build: release build of the package.
@@ -65,6 +82,17 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests $(SWIFTPM_FLAGS)
 	$(SWIFT) test $(SWIFTPM_FLAGS) $(SWIFT_TEST_FLAGS)
+
+## test-vm: the VM test suite (Tests/GesturedVMTests) in a QEMU guest with Debian's kernel and
+## udevd, against the daemon and test bundle built here; one line per test, then
+## "N passed, N failed". The guest (kernel + initramfs) is built once from Debian packages and
+## cached in $$GESTURED_VM_CACHE (default ~/.cache/gestured-vm). VM_TEST_FILTER narrows the
+## tests (a Swift Testing --filter).
+VM_TEST_FILTER ?= GesturedVMTests
+test-vm: deps-vm
+	$(SWIFT) build --build-tests $(SWIFTPM_FLAGS)
+	@bin=$$($(SWIFT) build $(SWIFTPM_FLAGS) --show-bin-path); \
+	GESTURED_VM_FILTER='$(VM_TEST_FILTER)' Tests/VM/gestured-vm test "$$bin"
 
 ## demo: gestured under umockdev-run with the synthetic touchscreen replaying a double tap,
 ## and `gestured listen` printing what it receives for a few seconds.
