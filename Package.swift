@@ -40,6 +40,11 @@ let package = Package(
         .executableTarget(name: "gestured-inject",
                           dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore"],
                           path: "Tests/Inject"),
+        // The checks of the systemd guest (make test-vm-systemd): a program run by a oneshot unit
+        // in a Debian image with systemd as PID 1. Never installed.
+        .executableTarget(name: "gestured-vm-systemd-check",
+                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore"],
+                          path: "Tests/VMSystemd"),
         // Across modules: replay goldens with the built-in configuration, the command line.
         .testTarget(name: "GesturedTests",
                     dependencies: ["GesturedCore", "GesturedConfig", "GesturedTestSupport"]),
