@@ -4,7 +4,8 @@
 // never installed on a real system.
 //
 // It prints one line per check, "VM-SYSTEMD PASS|FAIL|SKIP name: detail", then
-// "N passed, N failed" and "GESTURED-VM-EXIT <failed>" (the marker the host judges the run by).
+// "VM-SYSTEMD summary: N passed, N failed" and "GESTURED-VM-EXIT <failed>" (the marker the host
+// judges the run by; the host prints the closing "N passed, N failed" itself).
 // A SKIP is a check whose subject does not exist yet in the units (socket activation, READY=1,
 // the watchdog: the systemd service issue), named as such.
 import FoundationEssentials
@@ -77,7 +78,7 @@ func tap(_ screen: UinputDevice, _ client: LineClient, id: Int32) -> String? {
 }
 
 @MainActor func finish() -> Never {
-    say("\(passed) passed, \(failed) failed")
+    say("VM-SYSTEMD summary: \(passed) passed, \(failed) failed")
     say("GESTURED-VM-EXIT \(failed)")
     exit(failed == 0 ? 0 : 1)
 }
