@@ -50,6 +50,18 @@ func property(_ name: String, of unit: String = "gestured.service") -> String {
 
 func journal() -> String { run(["journalctl", "-u", "gestured.service", "-o", "cat", "--no-pager"])?.stdout ?? "" }
 
+/// Whether the service's journal gets `text` before the deadline. journald takes in the
+/// service's stderr on its own schedule, so a line the daemon wrote may not be readable yet:
+/// ask again (each `journalctl --sync` and read takes a while; no sleeping) until it is there.
+func journalContains(_ text: String, milliseconds: Int64 = 10_000) -> Bool {
+    let limit = deadline(milliseconds: milliseconds)
+    repeat {
+        _ = run(["journalctl", "--sync"])
+        if journal().contains(text) { return true }
+    } while MonotonicClock.now() < limit
+    return false
+}
+
 func connect() -> LineClient? {
     let limit = deadline(milliseconds: 20_000)
     while MonotonicClock.now() < limit {
@@ -123,7 +135,7 @@ let uid = status.split(separator: "\n").first { $0.hasPrefix("Uid:") }?.split(wh
 let expectedUID = user.isEmpty ? "0" : (run(["id", "-u", user])?.stdout.trimmed ?? "?")
 report("runs as the unit's user", uid == expectedUID, "MainPID \(mainPID), uid \(uid), User=\(user.isEmpty ? "(none: root)" : user)")
 
-let opened = journal().contains("\(screen.sysname) (\(touchscreenName)): using it")
+let opened = journalContains("\(screen.sysname) (\(touchscreenName)): using it")
 report("reads /dev/input", opened, opened ? "\(screen.sysname) opened" : "journal:\n\(journal())")
 let first = tap(screen, client, id: 1)
 report("a tap reaches a client", first?.hasPrefix("gesture tap ended tap view=root device=\(screen.sysname) ") == true, first ?? "no gesture line")
@@ -147,7 +159,7 @@ do {
         line = tap(screen, client, id: Int32(attempt))
         if line?.hasPrefix("gesture tap ended reloaded ") == true { break }
     }
-    let reloaded = journal().contains("configuration reloaded")
+    let reloaded = journalContains("configuration reloaded")
     report("systemctl reload reloads", reload?.termination == .exited(0) && line?.hasPrefix("gesture tap ended reloaded ") == true && reloaded,
            "systemctl reload: \(reload?.termination.description ?? "not run") \(reload?.stderr.trimmed ?? ""); "
            + "\(line ?? "no gesture line"); journal has \"configuration reloaded\": \(reloaded)")
