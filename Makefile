@@ -2,6 +2,8 @@
 #
 #   make run       build (release) and run the daemon in the foreground with the default config
 #   make test      install what the tests need (see deps), build them, run them
+#   make test-vm   the VM tests: a real kernel and udevd under QEMU (docs/VM-TESTS.md)
+#   make test-vm-systemd   gestured installed into a Debian image booted with systemd, under QEMU
 #   make demo      an emulated touchscreen (umockdev) double-taps; a client prints the lines
 #   make install   PREFIX=/usr/local DESTDIR= : binary, systemd units, man pages,
 #                  /etc/gestured/gestured.json5, the socket group; then
@@ -37,12 +39,15 @@ RELEASE_FLAGS := -c release --static-swift-stdlib
 
 APT_PACKAGES := libevdev-dev libudev-dev umockdev libumockdev-dev evemu-tools pkg-config \
 	groff-base man-db systemd
+# The VM tests: QEMU, the guest's busybox, and the tools that unpack Debian's kernel and pack the
+# initramfs (the kernel and udev themselves are fetched with apt-get download into a cache).
+VM_APT_PACKAGES := qemu-system-x86 busybox-static xz-utils cpio
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
-.PHONY: all deps build run test demo install uninstall clean
+.PHONY: all deps deps-vm deps-vm-systemd build run test test-vm test-vm-systemd demo install uninstall clean
 
 all: build
 
@@ -62,6 +67,19 @@ deps:
 		echo "deps: missing:$$missing; installing $(APT_PACKAGES)"; \
 		$(SUDO) apt-get update && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(APT_PACKAGES); \
+	fi
+
+## deps-vm: what `make test-vm` needs besides deps.
+deps-vm: deps
+	@missing=""; \
+	command -v qemu-system-x86_64 >/dev/null 2>&1 || missing="$$missing qemu-system-x86_64"; \
+	dpkg-query -W -f '$${Status}' busybox-static 2>/dev/null | grep -q 'ok installed' || missing="$$missing busybox-static"; \
+	command -v xz >/dev/null 2>&1 || missing="$$missing xz"; \
+	command -v cpio >/dev/null 2>&1 || missing="$$missing cpio"; \
+	if [ -n "$$missing" ]; then \
+		echo "deps-vm: missing:$$missing; installing $(VM_APT_PACKAGES)"; \
+		$(SUDO) apt-get update && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(VM_APT_PACKAGES); \
 	fi
 
 ## build: release build of the package (Swift runtime linked statically).
@@ -85,6 +103,38 @@ test: deps
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured
 	$(SWIFT) build --build-tests $(SWIFTPM_FLAGS)
 	$(SWIFT) test $(SWIFTPM_FLAGS) $(SWIFT_TEST_FLAGS)
+
+## test-vm: the VM test suite (Tests/GesturedVMTests) in a QEMU guest with Debian's kernel and
+## udevd, against the daemon and test bundle built here; one line per test, then
+## "N passed, N failed". The guest (kernel + initramfs) is built once from Debian packages and
+## cached in $$GESTURED_VM_CACHE (default ~/.cache/gestured-vm). VM_TEST_FILTER narrows the
+## tests (a Swift Testing --filter).
+VM_TEST_FILTER ?= GesturedVMTests
+test-vm: deps-vm
+	$(SWIFT) build --build-tests $(SWIFTPM_FLAGS)
+	@bin=$$($(SWIFT) build $(SWIFTPM_FLAGS) --show-bin-path); \
+	GESTURED_VM_FILTER='$(VM_TEST_FILTER)' Tests/VM/gestured-vm test "$$bin"
+
+## deps-vm-systemd: debootstrap, for the systemd guest's root.
+deps-vm-systemd: deps-vm
+	@command -v debootstrap >/dev/null 2>&1 || { \
+		echo "deps-vm-systemd: installing debootstrap"; \
+		$(SUDO) apt-get update && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends debootstrap; }
+
+## test-vm-systemd: gestured under systemd as PID 1 in the guest: `make install DESTDIR=` into a
+## copy of a cached debootstrap'd Debian root (built once), the checks of Tests/VMSystemd run by
+## a oneshot unit. The binaries are built with the Swift runtime linked in (the image has no
+## toolchain). It covers the units as they are; what they lack yet is reported as SKIP
+## (docs/VM-TESTS.md).
+VM_STATIC_FLAGS := --static-swift-stdlib
+test-vm-systemd: deps-vm-systemd
+	$(SWIFT) build -c release $(SWIFTPM_FLAGS) $(VM_STATIC_FLAGS)
+	@set -e; staging=$$(Tests/VM/gestured-vm systemd-staging); \
+	trap 'rm -rf "$$staging"' EXIT; \
+	$(MAKE) --no-print-directory install DESTDIR="$$staging" SWIFTPM_FLAGS="$(SWIFTPM_FLAGS) $(VM_STATIC_FLAGS)"; \
+	bin=$$($(SWIFT) build -c release $(SWIFTPM_FLAGS) $(VM_STATIC_FLAGS) --show-bin-path); \
+	Tests/VM/gestured-vm systemd-test "$$staging" "$$bin"
 
 ## demo: gestured under umockdev-run with the synthetic touchscreen replaying a double tap,
 ## and `gestured listen` printing what it receives for a few seconds.

@@ -30,18 +30,33 @@ let package = Package(
         .testTarget(name: "GesturedCoreTests", dependencies: ["GesturedCore"]),
         .testTarget(name: "GesturedConfigTests", dependencies: ["GesturedConfig", "GesturedCore"]),
         // Test support: umockdev files from evemu descriptions, subprocesses, a line client.
-        .target(name: "GesturedTestSupport", dependencies: ["GesturedCore", "GesturedIO", "CLinux"],
+        // Also uinput devices from evemu descriptions and a recording player (UinputDevice).
+        .target(name: "GesturedTestSupport", dependencies: ["GesturedCore", "GesturedIO", "CLinux", "CEvdev", "CUdev"],
                 path: "Tests/Support"),
         // Developer/test tool: writes umockdev files for a .desc (make demo) and checks the
         // libudev/libevdev path from inside umockdev-run (GesturedIOTests run it there).
         .executableTarget(name: "gestured-testtool",
                           dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore", "CUmockdev", "CLinux"],
                           path: "Tests/Tool"),
+        // Test tool: plays evemu recordings through a uinput device (the kernel), with their
+        // timing or faster. Needs /dev/uinput: the QEMU guest of `make test-vm` has it.
+        .executableTarget(name: "gestured-inject",
+                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore"],
+                          path: "Tests/Inject"),
+        // The checks of the systemd guest (make test-vm-systemd): a program run by a oneshot unit
+        // in a Debian image with systemd as PID 1. Never installed.
+        .executableTarget(name: "gestured-vm-systemd-check",
+                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore"],
+                          path: "Tests/VMSystemd"),
         // Across modules: replay goldens with the built-in configuration, the command line.
         .testTarget(name: "GesturedTests",
                     dependencies: ["GesturedCore", "GesturedConfig", "GesturedTestSupport"]),
         .testTarget(name: "GesturedIOTests",
                     dependencies: ["GesturedIO", "GesturedCore", "GesturedTestSupport", "CLinux"]),
+        // Real kernel, real udev: runs only inside the QEMU guest of `make test-vm`
+        // (GESTURED_VM_GUEST=1); elsewhere every test is skipped with that reason.
+        .testTarget(name: "GesturedVMTests",
+                    dependencies: ["GesturedIO", "GesturedCore", "GesturedTestSupport", "CLinux", "CEvdev"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,6 +12,10 @@ public final class LineClient {
     public let descriptor: FileDescriptor
     private var buffer: [UInt8] = []
     public private(set) var reachedEndOfFile = false
+    /// CLOCK_MONOTONIC right after the `recv` that completed the line `readLine` returned last:
+    /// lines are only received when no complete line is buffered, so every buffered line came
+    /// complete with the latest `recv` (latency measurements use it).
+    public private(set) var lastReceive = Instant.zero
 
     /// Connects to `path`, waiting until `deadline` for a server to listen there.
     public init(path: String, deadline: Instant) throws(SystemError) {
@@ -72,6 +76,7 @@ public final class LineClient {
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = chunk.withUnsafeMutableBytes { recv(descriptor.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if count > 0 {
+                lastReceive = MonotonicClock.now()
                 buffer += chunk[0..<count]
             } else if count == 0 {
                 reachedEndOfFile = true

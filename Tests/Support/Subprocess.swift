@@ -140,7 +140,7 @@ public final class Subprocess {
     }
 
     /// This process's environment, from `/proc/self/environ` (avoids the `environ` global).
-    static func currentEnvironment() -> [String: String] {
+    public static func currentEnvironment() -> [String: String] {
         guard let bytes = try? readFile(path: "/proc/self/environ") else { return [:] }
         var pairs: [String: String] = [:]
         for entry in bytes.split(separator: 0) {

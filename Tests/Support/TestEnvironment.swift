@@ -1,3 +1,4 @@
+import CLinux
 import FoundationEssentials
 import GesturedCore
 import GesturedIO
@@ -49,11 +50,13 @@ public enum TestEnvironment {
         return nil
     }
 
-    /// A new empty directory under `/tmp`, removed when the value is released.
+    /// A new empty directory under `$TMPDIR` (default `/tmp`; the VM guest sets it, since its
+    /// `/tmp` is the host's, read-only), removed when the value is released.
     public final class TemporaryDirectory {
         public let path: String
         public init(prefix: String = "gestured-test") throws(SystemError) {
-            var template = Array("/tmp/\(prefix).XXXXXX".utf8CString)
+            let base = Subprocess.currentEnvironment()["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+            var template = Array("\(base)/\(prefix).XXXXXX".utf8CString)
             guard let result = mkdtemp(&template) else { throw SystemError(operation: "mkdtemp", errno: .current) }
             path = String(cString: result)
         }
@@ -82,6 +85,27 @@ public enum TestEnvironment {
             }
             written += count
         }
+    }
+}
+
+extension TestEnvironment {
+    /// Waits until `path` exists (inotify on its folder, and poll() with the deadline; no
+    /// sleeping). Returns false when the deadline passes first. For files that appear by a
+    /// rename, so that existing means complete.
+    public static func waitForFile(_ path: String, deadline: Instant) -> Bool {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let notify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        defer { if notify >= 0 { Glibc.close(notify) } }
+        if notify >= 0 { inotify_add_watch(notify, directory, UInt32(IN_CREATE | IN_MOVED_TO)) }
+        while access(path, F_OK) != 0 {
+            let remaining = (deadline - MonotonicClock.now()).microseconds / 1000
+            if remaining <= 0 || notify < 0 { return access(path, F_OK) == 0 }
+            var pollFD = pollfd(fd: notify, events: Int16(POLLIN), revents: 0)
+            _ = poll(&pollFD, 1, Int32(min(remaining, 60_000)))
+            var drain = [UInt8](repeating: 0, count: 4096)
+            while drain.withUnsafeMutableBytes({ Glibc.read(notify, $0.baseAddress, $0.count) }) > 0 {}
+        }
+        return true
     }
 }
 
