@@ -132,8 +132,20 @@ let mainPID = property("MainPID")
 let user = property("User")
 let status = (try? readTextFile(path: "/proc/\(mainPID)/status")) ?? ""
 let uid = status.split(separator: "\n").first { $0.hasPrefix("Uid:") }?.split(whereSeparator: { $0 == "\t" || $0 == " " }).dropFirst().first.map(String.init) ?? "?"
-let expectedUID = user.isEmpty ? "0" : (run(["id", "-u", user])?.stdout.trimmed ?? "?")
-report("runs as the unit's user", uid == expectedUID, "MainPID \(mainPID), uid \(uid), User=\(user.isEmpty ? "(none: root)" : user)")
+if property("DynamicUser") == "yes" {
+    // A dynamic user is resolvable only through nss-systemd, which minbase lacks: check its uid
+    // is in systemd's dynamic range (never root) and that it has the input group.
+    let groups = status.split(separator: "\n").first { $0.hasPrefix("Groups:") }?
+        .split(whereSeparator: { $0 == "\t" || $0 == " " }).dropFirst().map(String.init) ?? []
+    let inputGID = ((try? readTextFile(path: "/etc/group")) ?? "").split(separator: "\n")
+        .first { $0.hasPrefix("input:") }?.split(separator: ":").dropFirst(2).first.map(String.init) ?? "?"
+    let dynamic = Int(uid).map { (61184...65519).contains($0) } ?? false
+    report("runs as the unit's dynamic user with the input group", dynamic && groups.contains(inputGID),
+           "MainPID \(mainPID), uid \(uid), groups \(groups), input is \(inputGID), User=\(user)")
+} else {
+    let expectedUID = user.isEmpty ? "0" : (run(["id", "-u", user])?.stdout.trimmed ?? "?")
+    report("runs as the unit's user", uid == expectedUID, "MainPID \(mainPID), uid \(uid), User=\(user.isEmpty ? "(none: root)" : user)")
+}
 
 let opened = journalContains("\(screen.sysname) (\(touchscreenName)): using it")
 report("reads /dev/input", opened, opened ? "\(screen.sysname) opened" : "journal:\n\(journal())")
