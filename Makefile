@@ -2,6 +2,7 @@
 #
 #   make run       build (release) and run the daemon in the foreground with the default config
 #   make test      install what the tests need (see deps), build them, run them
+#   make bench     build (release) and run the benchmark: a table, and JSON in bench-results/
 #   make demo      an emulated touchscreen (umockdev) double-taps; a client prints the lines
 #   make install   PREFIX=/usr/local DESTDIR= : binary, systemd units, /etc/gestured/gestured.json5
 #
@@ -23,13 +24,13 @@ BINDIR ?= $(PREFIX)/bin
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 CONFIGDIR ?= /etc/gestured
 
-APT_PACKAGES := libevdev-dev libudev-dev umockdev libumockdev-dev evemu-tools pkg-config
+APT_PACKAGES := libevdev-dev libudev-dev umockdev libumockdev-dev evemu-tools pkg-config valgrind
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
-.PHONY: all deps build run test demo install uninstall clean
+.PHONY: all deps build run test bench demo install uninstall clean
 
 all: build
 
@@ -40,6 +41,7 @@ deps:
 	pkg-config --exists libudev 2>/dev/null || missing="$$missing libudev"; \
 	command -v umockdev-run >/dev/null 2>&1 || missing="$$missing umockdev-run"; \
 	command -v evemu-describe >/dev/null 2>&1 || missing="$$missing evemu-describe"; \
+	command -v valgrind >/dev/null 2>&1 || missing="$$missing valgrind"; \
 	if [ -n "$$missing" ]; then \
 		echo "deps: missing:$$missing; installing $(APT_PACKAGES)"; \
 		$(SUDO) apt-get update && \
@@ -65,6 +67,14 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests $(SWIFTPM_FLAGS)
 	$(SWIFT) test $(SWIFTPM_FLAGS) $(SWIFT_TEST_FLAGS)
+
+## bench: the performance figures of docs/PERFORMANCE.md (under five minutes). BENCH_FLAGS are
+## passed to gestured-bench (e.g. --runs 3, --core-only).
+BENCH_FLAGS ?=
+bench: deps
+	$(SWIFT) build -c release $(SWIFTPM_FLAGS)
+	@bin=$$($(SWIFT) build -c release $(SWIFTPM_FLAGS) --show-bin-path); \
+	set -x; "$$bin/gestured-bench" --bin "$$bin" $(BENCH_FLAGS)
 
 ## demo: gestured under umockdev-run with the synthetic touchscreen replaying a double tap,
 ## and `gestured listen` printing what it receives for a few seconds.
