@@ -32,7 +32,7 @@ public struct CoreRunner {
         bytes.removeAll(keepingCapacity: true)
         for item in output where subscription.wants(item) {
             seq += 1
-            bytes.append(contentsOf: LineEncoder.output(item, seq: seq, format: .text).utf8)
+            LineEncoder.output(item, seq: seq, format: .text, into: &bytes)
             lines += 1
         }
     }
