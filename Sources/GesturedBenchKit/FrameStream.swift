@@ -11,6 +11,8 @@ public struct FrameStream: Sendable {
     }
 
     public private(set) var events: [RawEvent] = []
+
+    public init() {}
     public private(set) var frames: [Frame] = []
     /// 120 Hz, a typical touch panel report rate.
     public static let frameInterval: Int64 = 8_333
@@ -18,13 +20,19 @@ public struct FrameStream: Sendable {
     private var time: Int64 = 1_000_000
     private var nextTrackingID: Int32 = 1
     private var down: [Point?] = Array(repeating: nil, count: 10)
+    /// The slot the last ABS_MT_SLOT selected: like the kernel, the stream names a slot only
+    /// when it changes.
+    private var currentSlot = 0
 
     /// One frame's changes, by slot: a point to put or move a finger there, nil to lift it.
     public mutating func frame(_ changes: [(slot: Int, point: Point?)]) {
         let start = events.count
         var steady = true
         for (slot, point) in changes {
-            emit(EventCode.EV_ABS, EventCode.ABS_MT_SLOT, Int32(slot))
+            if slot != currentSlot {
+                emit(EventCode.EV_ABS, EventCode.ABS_MT_SLOT, Int32(slot))
+                currentSlot = slot
+            }
             switch (down[slot], point) {
             case (nil, let p?):
                 steady = false
@@ -57,21 +65,27 @@ public struct FrameStream: Sendable {
         events.append(RawEvent(time: Instant(microseconds: time), type: type, code: code, value: value))
     }
 
-    /// The evemu `E:` lines of the stream (for `gestured replay` and umockdev).
+    /// The evemu `E:` lines of the stream (for `gestured replay` and umockdev), appended to `out`.
     public func evemuLines(into out: inout [UInt8]) {
-        for e in events {
-            let us = e.time.microseconds
-            var line = "E: \(us / 1_000_000)."
-            let fraction = String(us % 1_000_000)
-            line += String(repeating: "0", count: 6 - fraction.count) + fraction
-            line += " " + hex4(e.type) + " " + hex4(e.code) + " \(e.value)\n"
-            out.append(contentsOf: line.utf8)
+        func digits(_ n: Int64, width: Int) {
+            var text = Array(String(n).utf8)
+            while text.count < width { text.insert(UInt8(ascii: "0"), at: 0) }
+            out.append(contentsOf: text)
         }
-    }
-
-    private func hex4(_ v: UInt16) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 4 - s.count) + s
+        func hex4(_ v: UInt16) {
+            let hex = Array("0123456789abcdef".utf8)
+            for shift in [12, 8, 4, 0] { out.append(hex[Int(v >> UInt16(shift)) & 0xf]) }
+        }
+        for e in events {
+            out.append(contentsOf: "E: ".utf8)
+            digits(e.time.microseconds / 1_000_000, width: 1)
+            out.append(UInt8(ascii: "."))
+            digits(e.time.microseconds % 1_000_000, width: 6)
+            out.append(UInt8(ascii: " ")); hex4(e.type)
+            out.append(UInt8(ascii: " ")); hex4(e.code)
+            out.append(UInt8(ascii: " ")); digits(Int64(e.value), width: 1)
+            out.append(UInt8(ascii: "\n"))
+        }
     }
 }
 

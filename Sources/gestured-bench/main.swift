@@ -7,6 +7,7 @@ import Glibc
 ///
 ///     gestured-bench [--runs N] [--core-only] [--out DIR] [--bin DIR-WITH-gestured]
 ///     gestured-bench callgrind-child GESTURE VIEWS RECOGNIZERS   (valgrind runs this)
+///     gestured-bench write-recording FRAMES PATH   (a pan recording, and PATH.desc)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -16,6 +17,19 @@ if arguments.first == "callgrind-child" {
         fatalError("usage: gestured-bench callgrind-child GESTURE VIEWS RECOGNIZERS")
     }
     try CoreBenchmarks.callgrindChild(Scenario(gesture: gesture, views: views, recognizers: recognizers))
+    exit(0)
+}
+
+if arguments.first == "write-recording" {
+    // A generated pan recording and its device description, for replaying by hand.
+    guard arguments.count == 3, let frames = Int(arguments[1]) else {
+        fatalError("usage: gestured-bench write-recording FRAMES PATH (writes PATH and PATH.desc)")
+    }
+    let stream = FrameStream.generate(.pan, frames: frames)
+    var text: [UInt8] = []
+    stream.evemuLines(into: &text)
+    try DaemonBenchmarks.writeBytes(path: arguments[2], text)
+    try DaemonBenchmarks.writeBytes(path: arguments[2] + ".desc", Array(DaemonBenchmarks.deviceDescription.utf8))
     exit(0)
 }
 
