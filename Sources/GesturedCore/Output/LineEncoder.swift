@@ -139,28 +139,34 @@ public enum LineEncoder {
     struct LineWriter {
         let format: LineFormat
 
-        init(kind: String, format: LineFormat, into out: inout [UInt8]) {
+        init(kind: StaticString, format: LineFormat, into out: inout [UInt8]) {
             self.format = format
             switch format {
-            case .text: out.append(contentsOf: kind.utf8)
-            case .json: out.append(contentsOf: #"{"event":"#.utf8); LineEncoder.writeJSONString(kind, into: &out)
+            case .text: LineEncoder.append(kind, to: &out)
+            case .json:
+                LineEncoder.append(#"{"event":""#, to: &out)
+                LineEncoder.append(kind, to: &out)
+                out.append(UInt8(ascii: "\""))
             }
         }
 
         /// A value without its key in text (`gesture tap ended …`), keyed in JSON.
-        func positional(_ key: String, _ value: Value, into out: inout [UInt8]) {
+        func positional(_ key: StaticString, _ value: Value, into out: inout [UInt8]) {
             switch format {
             case .text: out.append(UInt8(ascii: " ")); write(value, into: &out)
             case .json: field(key, value, into: &out)
             }
         }
 
-        func field(_ key: String, _ value: Value, into out: inout [UInt8]) {
+        /// Keys are plain ASCII literals: they never need quoting or escaping.
+        func field(_ key: StaticString, _ value: Value, into out: inout [UInt8]) {
             switch format {
             case .text:
-                out.append(UInt8(ascii: " ")); out.append(contentsOf: key.utf8); out.append(UInt8(ascii: "="))
+                out.append(UInt8(ascii: " ")); LineEncoder.append(key, to: &out); out.append(UInt8(ascii: "="))
             case .json:
-                out.append(UInt8(ascii: ",")); LineEncoder.writeJSONString(key, into: &out); out.append(UInt8(ascii: ":"))
+                out.append(UInt8(ascii: ",")); out.append(UInt8(ascii: "\""))
+                LineEncoder.append(key, to: &out)
+                out.append(UInt8(ascii: "\"")); out.append(UInt8(ascii: ":"))
             }
             write(value, into: &out)
         }
@@ -195,45 +201,76 @@ public enum LineEncoder {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
-        guard scaled < 9e18 else { return out.append(contentsOf: (value < 0 ? "-9e18" : "9e18").utf8) }
-        let units = Int64(scaled)
-        if value < 0 && units != 0 { out.append(UInt8(ascii: "-")) }
-        let divisor = Int64(scale)
-        writeInteger(units / divisor, into: &out)
+        guard scaled < 9e18 else { return append(value < 0 ? "-9e18" : "9e18", to: &out) }
+        let units = UInt64(scaled)
+        let divisor = UInt64(scale)
+        var text = NumberText()
+        // Built from the right: the decimals, the point, the integer part, the sign.
         if decimals > 0 {
-            out.append(UInt8(ascii: "."))
-            writeDigits(UInt64(units % divisor), width: decimals, into: &out)
+            text.prepend(units % divisor, width: decimals)
+            text.prepend(UInt8(ascii: "."))
         }
+        text.prepend(units / divisor, width: 1)
+        if value < 0 && units != 0 { text.prepend(UInt8(ascii: "-")) }
+        text.append(to: &out)
     }
 
     /// `seconds.micros` with exactly six decimals, as `Instant.description`.
     static func writeInstant(_ t: Instant, into out: inout [UInt8]) {
         let negative = t.microseconds < 0
         let magnitude = UInt64(negative ? 0 &- t.microseconds : t.microseconds)
-        if negative { out.append(UInt8(ascii: "-")) }
-        writeDigits(magnitude / 1_000_000, width: 1, into: &out)
-        out.append(UInt8(ascii: "."))
-        writeDigits(magnitude % 1_000_000, width: 6, into: &out)
+        var text = NumberText()
+        text.prepend(magnitude % 1_000_000, width: 6)
+        text.prepend(UInt8(ascii: "."))
+        text.prepend(magnitude / 1_000_000, width: 1)
+        if negative { text.prepend(UInt8(ascii: "-")) }
+        text.append(to: &out)
     }
 
     static func writeInteger(_ i: Int64, into out: inout [UInt8]) {
-        if i < 0 { out.append(UInt8(ascii: "-")) }
-        writeDigits(i.magnitude, width: 1, into: &out)
+        var text = NumberText()
+        text.prepend(i.magnitude, width: 1)
+        if i < 0 { text.prepend(UInt8(ascii: "-")) }
+        text.append(to: &out)
     }
 
-    /// The decimal digits of `n`, zero-padded on the left to at least `width`.
-    private static func writeDigits(_ n: UInt64, width: Int, into out: inout [UInt8]) {
-        var digits = 1, power: UInt64 = 10
-        while digits < 20, n >= power { digits += 1; power = power &* 10 }
-        for _ in digits..<max(digits, width) { out.append(UInt8(ascii: "0")) }
-        let start = out.count
-        for _ in 0..<digits { out.append(0) }
-        var rest = n, i = start + digits
-        repeat {
-            i -= 1
-            out[i] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-        } while rest > 0
+    /// A number's text, written right to left into a fixed buffer on the stack and appended to
+    /// the line in one copy (appending digit by digit cost a capacity and uniqueness check each).
+    struct NumberText {
+        private var bytes = InlineArray<48, UInt8>(repeating: 0)
+        private var start = 48
+
+        mutating func prepend(_ byte: UInt8) {
+            start -= 1
+            bytes[start] = byte
+        }
+
+        /// The decimal digits of `n`, zero-padded on the left to `width`.
+        mutating func prepend(_ n: UInt64, width: Int) {
+            var rest = n, written = 0
+            repeat {
+                prepend(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10))
+                rest /= 10
+                written += 1
+            } while rest > 0
+            while written < width { prepend(UInt8(ascii: "0")); written += 1 }
+        }
+
+        func append(to out: inout [UInt8]) {
+            bytes.span.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start...])) }
+        }
+    }
+
+    /// A literal's bytes, in one copy.
+    static func append(_ literal: StaticString, to out: inout [UInt8]) {
+        literal.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    /// A string's UTF-8 bytes, in one copy (also for small strings, which have no contiguous
+    /// storage of their own and otherwise go byte by byte).
+    static func withUTF8<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        var s = s
+        return s.withUTF8(body)
     }
 
     /// Bare when it is a plain token; otherwise double-quoted with `\"` and `\\` escaped, and
@@ -241,10 +278,12 @@ public enum LineEncoder {
     static func textString(_ s: String) -> String { string { writeTextString(s, into: &$0) } }
 
     static func writeTextString(_ s: String, into out: inout [UInt8]) {
-        let plain = !s.isEmpty && s.utf8.allSatisfy { b in
-            b > 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") && b != UInt8(ascii: "=") && b != 0x7f
+        let plain = withUTF8(s) { bytes in
+            !bytes.isEmpty && bytes.allSatisfy { b in
+                b > 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") && b != UInt8(ascii: "=") && b != 0x7f
+            }
         }
-        if plain { return out.append(contentsOf: s.utf8) }
+        if plain { return withUTF8(s) { out.append(contentsOf: $0) } }
         out.append(UInt8(ascii: "\""))
         writeEscaped(s, json: false, into: &out)
         out.append(UInt8(ascii: "\""))
@@ -260,9 +299,10 @@ public enum LineEncoder {
 
     private static func writeEscaped(_ s: String, json: Bool, into out: inout [UInt8]) {
         // Fast path: nothing to escape (every id and sysname in practice).
-        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x7f && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            return out.append(contentsOf: s.utf8)
+        let clean = withUTF8(s) { bytes in
+            bytes.allSatisfy { $0 >= 0x20 && $0 != 0x7f && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
         }
+        if clean { return withUTF8(s) { out.append(contentsOf: $0) } }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out.append(contentsOf: #"\""#.utf8)
