@@ -6,6 +6,7 @@ import Glibc
 struct BenchOptions {
     var runs = 7
     var coreOnly = false
+    var daemonOnly = false
     var outDirectory = "bench-results"
     /// Where `gestured` is: by default next to this executable.
     var binDirectory: String?

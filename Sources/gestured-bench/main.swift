@@ -5,7 +5,7 @@ import Glibc
 /// `gestured-bench`: the performance figures of docs/PERFORMANCE.md, as a table on stdout and a
 /// JSON file in bench-results/. Run it through `make bench` (release build).
 ///
-///     gestured-bench [--runs N] [--core-only] [--out DIR] [--bin DIR-WITH-gestured]
+///     gestured-bench [--runs N] [--core-only | --daemon-only] [--out DIR] [--bin DIR-WITH-gestured]
 ///     gestured-bench callgrind-child GESTURE VIEWS RECOGNIZERS   (valgrind runs this)
 ///     gestured-bench write-recording FRAMES PATH   (a pan recording, and PATH.desc)
 
@@ -39,6 +39,7 @@ while let argument = arguments.first {
     switch argument {
     case "--runs": options.runs = Int(arguments.removeFirst()) ?? options.runs
     case "--core-only": options.coreOnly = true
+    case "--daemon-only": options.daemonOnly = true
     case "--out": options.outDirectory = arguments.removeFirst()
     case "--bin": options.binDirectory = arguments.removeFirst()
     default: fatalError("unknown argument \(argument)")
@@ -49,14 +50,16 @@ let started = Clock.nanoseconds()
 var report = Report(options: options)
 func log(_ s: String) { print(s); fflush(nil) }
 
-log("core: per frame, \(options.runs) runs each (median), allocations counted on one pass")
-report.core = try CoreBenchmarks.run(runs: options.runs, log: log)
+if !options.daemonOnly {
+    log("core: per frame, \(options.runs) runs each (median), allocations counted on a second pass")
+    report.core = try CoreBenchmarks.run(runs: options.runs, log: log)
 
-log("hit-testing")
-report.hitTest = CoreBenchmarks.hitTest(runs: options.runs)
+    log("hit-testing")
+    report.hitTest = CoreBenchmarks.hitTest(runs: options.runs)
 
-log("callgrind (instructions per frame, chaos10/256v/20r)")
-report.callgrind = Callgrind.measure(Scenario(gesture: .chaos10, views: 256, recognizers: .twenty), log: log)
+    log("callgrind (instructions per frame, chaos10/256v/20r)")
+    report.callgrind = Callgrind.measure(Scenario(gesture: .chaos10, views: 256, recognizers: .twenty), log: log)
+}
 
 if !options.coreOnly {
     report.daemon = DaemonBenchmarks.run(options: options, log: log)

@@ -28,7 +28,7 @@ final class Daemon {
     private let poller: Poller
     private let timer: DeadlineTimer
     private let signals: SignalChannel
-    private let server: UnixSocketServer
+    let server: UnixSocketServer
     private let configPath: String?
     private var configuration: Configuration
     private var pipeline: GesturePipeline
@@ -40,6 +40,10 @@ final class Daemon {
     /// Scratch buffers reused for every read.
     private var events: [RawEvent] = []
     private var output: [GesturePipeline.Output] = []
+    /// From each device read to its lines written to every client, for `stats` (Daemon+Stats.swift).
+    var latency = LatencyHistogram()
+    /// Partial request lines by client (Daemon+Stats.swift).
+    var pendingRequests: [ClientID: [UInt8]] = [:]
 
     static func run(configPath: String?, socketPath: String) throws(CommandFailure) {
         let configuration = try loadConfiguration(configPath)
@@ -163,6 +167,7 @@ final class Daemon {
 
     private func readDevice(token: UInt64, events ready: PollEvents) {
         guard let device = devices[token] else { return }
+        let readStart = MonotonicClock.now()
         events.removeAll(keepingCapacity: true)
         let status: EvdevDevice.ReadStatus
         do { status = try device.evdev.read(into: &events) } catch {
@@ -176,6 +181,7 @@ final class Daemon {
         output.removeAll(keepingCapacity: true)
         for event in events { pipeline.handle(event, from: device.id, into: &output) }
         publish()
+        latency.record(MonotonicClock.now() - readStart)
         switch status {
         case .drained:
             if ready.contains(.hangup) || ready.contains(.error) { close(deviceToken: token, reason: "hung up") }
@@ -253,7 +259,7 @@ final class Daemon {
     private func serviceClient(_ id: ClientID, events ready: PollEvents) {
         if ready.contains(.writable), let event = server.flush(id) { report(event) }
         if ready.contains(.readable) || ready.contains(.hangup) || ready.contains(.error) || ready.contains(.peerClosed),
-           let event = server.receive(from: id) {
+           let event = receiveRequests(from: id) {
             report(event)
             return
         }

@@ -10,6 +10,8 @@ public enum ClientRequest: Hashable, Sendable {
     /// Replaces the client's filter; `nil` clears it.
     case filter(LineFilter?)
     case ping
+    /// The daemon's latency histogram, answered with one `stats` line (see `LatencyHistogram`).
+    case stats
 
     /// Line kinds a client receives only when it subscribes.
     public enum Stream: String, Hashable, Sendable, CaseIterable {
@@ -33,6 +35,7 @@ public enum ClientRequest: Hashable, Sendable {
         case .unsubscribe: "unsubscribe"
         case .filter: "filter"
         case .ping: "ping"
+        case .stats: "stats"
         }
     }
 
@@ -73,6 +76,9 @@ public enum ClientRequest: Hashable, Sendable {
         case "ping":
             guard arguments.isEmpty else { throw ParseError(command: command, message: "ping takes no argument") }
             return .ping
+        case "stats":
+            guard arguments.isEmpty else { throw ParseError(command: command, message: "stats takes no argument") }
+            return .stats
         default:
             throw ParseError(command: command, message: "unknown request '\(verb)'")
         }
@@ -162,7 +168,7 @@ public struct ClientSubscription: Hashable, Sendable {
         case .unsubscribe(.touches): touches = false
         case .unsubscribe(.failed): failed = false
         case .filter(let f): filter = f
-        case .ping: break
+        case .ping, .stats: break
         }
     }
 

@@ -338,6 +338,22 @@ extension LineEncoder {
         }
     }
 
+    /// The answer to `stats`: how many reads the daemon has timed, and the latency from
+    /// reading a device to having written the lines to every client, in whole microseconds
+    /// (`p50Us`, `p90Us`, `p99Us`, `p999Us`, `maxUs`).
+    public static func stats(_ latency: LatencyHistogram, format: LineFormat) -> String {
+        string { out in
+            let line = LineWriter(kind: "stats", format: format, into: &out)
+            line.field("reads", .int(Int64(latency.count)), into: &out)
+            line.field("p50Us", .int(latency.percentile(0.5).microseconds), into: &out)
+            line.field("p90Us", .int(latency.percentile(0.9).microseconds), into: &out)
+            line.field("p99Us", .int(latency.percentile(0.99).microseconds), into: &out)
+            line.field("p999Us", .int(latency.percentile(0.999).microseconds), into: &out)
+            line.field("maxUs", .int(latency.maximum.microseconds), into: &out)
+            line.end(into: &out)
+        }
+    }
+
     /// The answer to a request that was refused; the client's state is unchanged.
     public static func error(command: String, message: String, format: LineFormat) -> String {
         string { out in
