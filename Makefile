@@ -2,6 +2,7 @@
 #
 #   make run       build (release) and run the daemon in the foreground with the default config
 #   make test      install what the tests need (see deps), build them, run them
+#   make test-release  the benchmark tests optimized (zero allocations per steady frame)
 #   make bench     build (release) and run the benchmark: a table, and JSON in bench-results/
 #   make demo      an emulated touchscreen (umockdev) double-taps; a client prints the lines
 #   make install   PREFIX=/usr/local DESTDIR= : binary, systemd units, /etc/gestured/gestured.json5
@@ -30,7 +31,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
-.PHONY: all deps build run test bench demo install uninstall clean
+.PHONY: all deps build run test test-release bench demo install uninstall clean
 
 all: build
 
@@ -67,6 +68,12 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests $(SWIFTPM_FLAGS)
 	$(SWIFT) test $(SWIFTPM_FLAGS) $(SWIFT_TEST_FLAGS)
+
+## test-release: the benchmark's tests in an optimized build, where the zero-allocation test
+## of the steady-state frame runs (a debug build allocates where -O would not, so it skips there).
+test-release: deps
+	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing $(SWIFTPM_FLAGS)
+	$(SWIFT) test -c release --skip-build $(SWIFTPM_FLAGS) --filter GesturedBenchTests
 
 ## bench: the performance figures of docs/PERFORMANCE.md (under five minutes). BENCH_FLAGS are
 ## passed to gestured-bench (e.g. --runs 3, --core-only).

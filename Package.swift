@@ -32,7 +32,7 @@ let package = Package(
                           dependencies: ["GesturedBenchKit", "GesturedCore", "GesturedIO", "GesturedTestSupport",
                                          "CBenchSupport"]),
         .testTarget(name: "GesturedCoreTests", dependencies: ["GesturedCore"]),
-        .testTarget(name: "GesturedBenchTests", dependencies: ["GesturedBenchKit", "GesturedCore"]),
+        .testTarget(name: "GesturedBenchTests", dependencies: ["GesturedBenchKit", "GesturedCore", "CBenchSupport"]),
         .testTarget(name: "GesturedConfigTests", dependencies: ["GesturedConfig", "GesturedCore"]),
         // Test support: umockdev files from evemu descriptions, subprocesses, a line client.
         .target(name: "GesturedTestSupport", dependencies: ["GesturedCore", "GesturedIO", "CLinux"],
