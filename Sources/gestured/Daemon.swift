@@ -42,6 +42,8 @@ final class Daemon {
     private var output: [GesturePipeline.Output] = []
     /// From each device read to its lines written to every client, for `stats` (Daemon+Stats.swift).
     var latency = LatencyHistogram()
+    /// Clients registered for `.writable` (they have queued output).
+    private var writableClients: Set<ClientID> = []
     /// Partial request lines by client (Daemon+Stats.swift).
     var pendingRequests: [ClientID: [UInt8]] = [:]
 
@@ -221,6 +223,7 @@ final class Daemon {
     }
 
     private func report(_ event: ServerEvent) {
+        if case .dropped(let id, _) = event { writableClients.remove(id) }
         switch event {
         case .accepted(let id): Log.info("\(id): connected")
         case .refused(let max): Log.limited(.warning, key: "client limit", "client refused: \(max) clients are connected already")
@@ -230,10 +233,16 @@ final class Daemon {
         }
     }
 
+    /// Registers `.writable` interest while the client has queued output. epoll_ctl only runs
+    /// when that changes: calling it for every client after every line cost a system call per
+    /// client per line on the frame path.
     private func updateInterest(_ id: ClientID) {
-        guard let fd = server.descriptor(of: id) else { return }
-        let events: PollEvents = server.wantsWritable(id) ? [.readable, .writable] : .readable
+        guard let fd = server.descriptor(of: id) else { writableClients.remove(id); return }
+        let writable = server.wantsWritable(id)
+        guard writable != writableClients.contains(id) else { return }
+        let events: PollEvents = writable ? [.readable, .writable] : .readable
         try? poller.modify(fd, token: Token.clientBase + id.rawValue, events: events)
+        if writable { writableClients.insert(id) } else { writableClients.remove(id) }
     }
 
     private func accept() {
