@@ -40,7 +40,7 @@ final class Daemon {
     /// Scratch buffers reused for every read.
     private var events: [RawEvent] = []
     private var output: [GesturePipeline.Output] = []
-    /// From each device read to its lines written to every client, for `stats` (Daemon+Stats.swift).
+    /// From a device's events read to their lines written to every client, for `stats` (Daemon+Stats.swift).
     var latency = LatencyHistogram()
     /// Clients registered for `.writable` (they have queued output).
     private var writableClients: Set<ClientID> = []
@@ -169,13 +169,15 @@ final class Daemon {
 
     private func readDevice(token: UInt64, events ready: PollEvents) {
         guard let device = devices[token] else { return }
-        let readStart = MonotonicClock.now()
         events.removeAll(keepingCapacity: true)
         let status: EvdevDevice.ReadStatus
         do { status = try device.evdev.read(into: &events) } catch {
             close(deviceToken: token, reason: "read failed: \(error)")
             return
         }
+        // The latency clock starts once the events are read: the read itself is the kernel's
+        // (or, under umockdev, the emulator's) time, not the daemon's.
+        let readStart = MonotonicClock.now()
         if !device.monotonic {
             let now = MonotonicClock.now()
             for i in events.indices { events[i].time = now }

@@ -1,5 +1,6 @@
-/// How long the daemon took from reading a device's events to having written the resulting
-/// lines to every client, one sample per read: the figure behind the `stats` line.
+/// How long the daemon took from having read a device's events (once the read returns) to
+/// having written the resulting lines to every client, one sample per read: the figure behind
+/// the `stats` line.
 ///
 /// Buckets of 1 µs up to `limit`, so a percentile is exact to the microsecond where it
 /// matters; slower samples share the last bucket and still count in `maximum`. The storage is
