@@ -1,6 +1,7 @@
 import CBenchSupport
 import GesturedBenchKit
 import GesturedCore
+import Glibc
 
 /// Per-frame cost and allocations of the pure core, per scenario.
 enum CoreBenchmarks {
@@ -64,6 +65,37 @@ enum CoreBenchmarks {
         runner.run(stream)
         bench_callgrind_stop()
         print("frames \(stream.frames.count) steady \(stream.frames.filter(\.isSteady).count) lines \(runner.lines)")
+    }
+
+    /// Memory across a long session: 1,000,000 frames (the chaos10/256-view/20-recognizer
+    /// stream, over and over, touch ids ever increasing) through one pipeline and encoder in this
+    /// process, RSS sampled every 100,000 frames. The daemon itself cannot be fed a million
+    /// frames under umockdev in the time a benchmark has (umockdev replays at the recording's
+    /// pace, and back-to-back events crawl), so this measures the core's part; the I/O shell's
+    /// buffers are bounded by construction (per-client queue limit).
+    static func soak(log: (String) -> Void) -> Figure {
+        let stream = FrameStream.generate(.chaos10, frames: 2_400)
+        guard var runner = try? CoreRunner(Scenario(gesture: .chaos10, views: 256, recognizers: .twenty)) else {
+            return Figure(name: "soak", unit: "MB", samples: [], note: "could not build the pipeline")
+        }
+        runner.run(stream)
+        var samples: [Double] = []
+        var frames = 0, nextSample = 0
+        while frames < 1_000_000 {
+            if frames >= nextSample {
+                samples.append(Double(DaemonBenchmarks.status(getpid())["VmRSS"] ?? 0) / 1024)
+                nextSample += 100_000
+            }
+            runner.run(stream)
+            frames += stream.frames.count
+        }
+        samples.append(Double(DaemonBenchmarks.status(getpid())["VmRSS"] ?? 0) / 1024)
+        let spread = (samples.max() ?? 0) - (samples.min() ?? 0)
+        log("  soak: \(frames) frames, RSS \(samples.map { Format.number($0) }.joined(separator: " ")) MB")
+        var f = Figure(name: "RSS spread across a 1M-frame soak (core, in process)", unit: "MB", samples: [spread])
+        f.target = "±1 MB"; f.met = spread <= 1
+        f.note = "\(samples.count) samples, \(Format.number(samples.min() ?? 0))–\(Format.number(samples.max() ?? 0)) MB"
+        return f
     }
 
     /// Hit-testing cost per touch-down, flat and nested trees.

@@ -39,7 +39,7 @@ enum Format {
     static func number(_ v: Double) -> String {
         guard v.isFinite else { return "n/a" }
         let a = abs(v)
-        let decimals = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : 3
+        let decimals = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : a >= 0.01 || a == 0 ? 3 : 5
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let units = Int64((a * scale).rounded())

@@ -7,6 +7,7 @@ struct BenchOptions {
     var runs = 7
     var coreOnly = false
     var daemonOnly = false
+
     var outDirectory = "bench-results"
     /// Where `gestured` is: by default next to this executable.
     var binDirectory: String?
@@ -17,6 +18,7 @@ struct Report {
     var options: BenchOptions
     var core: [CoreBenchmarks.Result] = []
     var hitTest: [Figure] = []
+    var soak: Figure?
     var callgrind: Callgrind.Result?
     var daemon: [Figure] = []
     var seconds = 0.0
@@ -51,6 +53,7 @@ struct Report {
                                   samples: c.instructionsPerFrame.map { [$0] } ?? [], note: c.note))
         }
         figures += hitTest
+        if let soak { figures.append(soak) }
         figures += daemon
         for f in figures {
             let met = f.met.map { $0 ? "yes" : "**no**" } ?? ""
@@ -83,6 +86,7 @@ struct Report {
             out += "{\"scenario\":\(Format.json(c.scenario)),\"instructionsPerFrame\":\(c.instructionsPerFrame.map { "\($0)" } ?? "null"),\"frames\":\(c.frames),\"note\":\(Format.json(c.note))}"
         } else { out += "null" }
         out += ",\n\"hitTest\":[" + hitTest.map(figure).joined(separator: ",\n") + "],\n"
+        out += "\"soak\":" + (soak.map(figure) ?? "null") + ",\n"
         out += "\"daemon\":[" + daemon.map(figure).joined(separator: ",\n") + "]\n}\n"
         return out
     }

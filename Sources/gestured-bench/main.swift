@@ -57,6 +57,9 @@ if !options.daemonOnly {
     log("hit-testing")
     report.hitTest = CoreBenchmarks.hitTest(runs: options.runs)
 
+    log("soak: 1,000,000 frames through one pipeline")
+    report.soak = CoreBenchmarks.soak(log: log)
+
     log("callgrind (instructions per frame, chaos10/256v/20r)")
     report.callgrind = Callgrind.measure(Scenario(gesture: .chaos10, views: 256, recognizers: .twenty), log: log)
 }
