@@ -4,6 +4,8 @@
 #   make test      install what the tests need (see deps), build them, run them
 #   make test-vm   the VM tests: a real kernel and udevd under QEMU (docs/VM-TESTS.md)
 #   make test-vm-systemd   gestured installed into a Debian image booted with systemd, under QEMU
+#   make test-release  the benchmark tests optimized (zero allocations per steady frame)
+#   make bench     build (release) and run the benchmark: a table, and JSON in bench-results/
 #   make demo      an emulated touchscreen (umockdev) double-taps; a client prints the lines
 #   make install   PREFIX=/usr/local DESTDIR= : binary, systemd units, man pages,
 #                  /etc/gestured/gestured.json5, the socket group; then
@@ -38,7 +40,7 @@ SOCKET_GROUP := gestured
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
 APT_PACKAGES := libevdev-dev libudev-dev umockdev libumockdev-dev evemu-tools pkg-config \
-	groff-base man-db systemd
+	groff-base man-db systemd valgrind
 # The VM tests: QEMU, the guest's busybox, and the tools that unpack Debian's kernel and pack the
 # initramfs (the kernel and udev themselves are fetched with apt-get download into a cache).
 VM_APT_PACKAGES := qemu-system-x86 busybox-static xz-utils cpio
@@ -47,7 +49,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
-.PHONY: all deps deps-vm deps-vm-systemd build run test test-vm test-vm-systemd demo install uninstall clean
+.PHONY: all deps deps-vm deps-vm-systemd build run test test-release test-vm test-vm-systemd bench demo install uninstall clean
 
 all: build
 
@@ -63,6 +65,7 @@ deps:
 	command -v groff >/dev/null 2>&1 || missing="$$missing groff"; \
 	command -v man >/dev/null 2>&1 || missing="$$missing man"; \
 	command -v systemd-analyze >/dev/null 2>&1 || missing="$$missing systemd-analyze"; \
+	command -v valgrind >/dev/null 2>&1 || missing="$$missing valgrind"; \
 	if [ -n "$$missing" ]; then \
 		echo "deps: missing:$$missing; installing $(APT_PACKAGES)"; \
 		$(SUDO) apt-get update && \
@@ -135,6 +138,19 @@ test-vm-systemd: deps-vm-systemd
 	$(MAKE) --no-print-directory install DESTDIR="$$staging" SWIFTPM_FLAGS="$(SWIFTPM_FLAGS) $(VM_STATIC_FLAGS)"; \
 	bin=$$($(SWIFT) build -c release $(SWIFTPM_FLAGS) $(VM_STATIC_FLAGS) --show-bin-path); \
 	Tests/VM/gestured-vm systemd-test "$$staging" "$$bin"
+## test-release: the benchmark's tests in an optimized build, where the zero-allocation test
+## of the steady-state frame runs (a debug build allocates where -O would not, so it skips there).
+test-release: deps
+	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing $(SWIFTPM_FLAGS)
+	$(SWIFT) test -c release --skip-build $(SWIFTPM_FLAGS) --filter GesturedBenchTests
+
+## bench: the performance figures of docs/PERFORMANCE.md (under five minutes). BENCH_FLAGS are
+## passed to gestured-bench (e.g. --runs 3, --core-only).
+BENCH_FLAGS ?=
+bench: deps
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS)
+	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path); \
+	set -x; "$$bin/gestured-bench" --bin "$$bin" $(BENCH_FLAGS)
 
 ## demo: gestured under umockdev-run with the synthetic touchscreen replaying a double tap,
 ## and `gestured listen` printing what it receives for a few seconds.

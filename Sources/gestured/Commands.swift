@@ -53,6 +53,13 @@ struct OutputBuffer {
         if bytes.count >= 1 << 16 { flush() }
     }
 
+    /// Takes the encoded lines in `lines`, leaving it empty (capacity kept).
+    mutating func take(_ lines: inout [UInt8]) {
+        bytes.append(contentsOf: lines)
+        lines.removeAll(keepingCapacity: true)
+        if bytes.count >= 1 << 16 { flush() }
+    }
+
     mutating func flush() {
         var offset = 0
         while offset < bytes.count {
@@ -85,7 +92,7 @@ enum ReplayCommand {
         do {
             try Replay.run(device: device.deviceDescription(sysname: sysname), events: events.events,
                            configuration: configuration,
-                           options: Replay.Options(format: format, touches: touches, failed: failed)) { out.append($0) }
+                           options: Replay.Options(format: format, touches: touches, failed: failed)) { out.take(&$0) }
         } catch {
             out.flush()
             throw CommandFailure(ExitStatus.failure, "\(recording): \(error)")

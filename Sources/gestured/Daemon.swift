@@ -31,7 +31,8 @@ final class Daemon {
     private let poller: Poller
     private let timer: DeadlineTimer
     private let signals: SignalChannel
-    private let server: UnixSocketServer
+    /// Not private: the `stats` extension (Daemon+Stats.swift) reads the histogram beside it.
+    let server: UnixSocketServer
     private let supervisor = Supervisor()
     /// The configuration's gesture actions: spawned, watched and reaped in this loop.
     private let actions: ActionRunner
@@ -59,6 +60,10 @@ final class Daemon {
     /// Scratch buffers reused for every read.
     private var events: [RawEvent] = []
     private var output: [GesturePipeline.Output] = []
+    /// From a device's events read to their lines written to every client, for `stats` (Daemon+Stats.swift).
+    var latency = LatencyHistogram()
+    /// Clients registered for `.writable` (they have queued output).
+    private var writableClients: Set<ClientID> = []
 
     static func run(configPath: String?, socketPath: String) throws(CommandFailure) {
         let configuration = try loadConfiguration(configPath)
@@ -205,6 +210,9 @@ final class Daemon {
             close(deviceToken: token, reason: "read failed: \(error)")
             return
         }
+        // The latency clock starts once the events are read: the read itself is the kernel's
+        // (or, under umockdev, the emulator's) time, not the daemon's.
+        let readStart = MonotonicClock.now()
         if !device.monotonic {
             let now = MonotonicClock.now()
             for i in events.indices { events[i].time = now }
@@ -212,6 +220,7 @@ final class Daemon {
         output.removeAll(keepingCapacity: true)
         for event in events { pipeline.handle(event, from: device.id, into: &output) }
         publish()
+        latency.record(MonotonicClock.now() - readStart)
         DeviceCandidate.logAnomalies(pipeline.takeAnomalies(of: device.id), sysname: device.info.sysname)
         switch status {
         case .drained:
@@ -274,7 +283,7 @@ final class Daemon {
     }
 
     private func report(_ event: ServerEvent) {
-        if case .dropped(let id, _) = event { clients[id] = nil }
+        if case .dropped(let id, _) = event { clients[id] = nil; writableClients.remove(id) }
         switch event {
         case .accepted(let id): Log.info("\(id): connected")
         case .refused(let max): Log.limited(.warning, key: "client limit", "client refused: \(max) clients are connected already")
@@ -284,10 +293,16 @@ final class Daemon {
         }
     }
 
+    /// Registers `.writable` interest while the client has queued output. epoll_ctl only runs
+    /// when that changes: calling it for every client after every line cost a system call per
+    /// client per line on the frame path.
     private func updateInterest(_ id: ClientID) {
-        guard let fd = server.descriptor(of: id) else { return }
-        let events: PollEvents = server.wantsWritable(id) ? [.readable, .writable] : .readable
+        guard let fd = server.descriptor(of: id) else { writableClients.remove(id); return }
+        let writable = server.wantsWritable(id)
+        guard writable != writableClients.contains(id) else { return }
+        let events: PollEvents = writable ? [.readable, .writable] : .readable
         try? poller.modify(fd, token: Token.clientBase + id.rawValue, events: events)
+        if writable { writableClients.insert(id) } else { writableClients.remove(id) }
     }
 
     private func accept() {
@@ -347,7 +362,8 @@ final class Daemon {
                         }
                     }
                     state.subscription.apply(request)
-                    answer = LineEncoder.ok(command: request.command, format: state.subscription.format)
+                    answer = request == .stats ? statsLine(format: state.subscription.format)
+                                               : LineEncoder.ok(command: request.command, format: state.subscription.format)
                     Log.debug("\(id): \(line)")
                 } catch {
                     answer = LineEncoder.error(command: error.command, message: error.message, format: state.subscription.format)

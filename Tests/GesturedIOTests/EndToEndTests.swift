@@ -226,6 +226,13 @@ extension EndToEndTests {
         #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
         try client.send(line: "ping")
         #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "ok command=ping")
+        // No device, so no read yet: an empty histogram, in the client's format.
+        try client.send(line: "stats")
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "stats reads=0 p50Us=0 p90Us=0 p99Us=0 p999Us=0 maxUs=0")
+        try client.send(line: "format json")
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "{\"event\":\"ok\",\"command\":\"format\"}")
+        try client.send(line: "stats")
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000))?.hasPrefix("{\"event\":\"stats\",\"reads\":0,") == true)
         process.send(signal: SIGTERM)
         let (termination, timedOut) = try #require(try process.wait(deadline: deadline(milliseconds: 10_000)))
         #expect(!timedOut && termination == .exited(0))

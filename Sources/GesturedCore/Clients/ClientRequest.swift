@@ -12,6 +12,8 @@ public enum ClientRequest: Hashable, Sendable {
     case ping
     /// Changes the region map or a device: only for authorized peers.
     case control(ControlRequest)
+    /// The daemon's latency histogram, answered with one `stats` line (see `LatencyHistogram`).
+    case stats
 
     /// Line kinds a client receives only when it subscribes.
     public enum Stream: String, Hashable, Sendable, CaseIterable {
@@ -36,6 +38,7 @@ public enum ClientRequest: Hashable, Sendable {
         case .filter: "filter"
         case .ping: "ping"
         case .control(let c): c.command
+        case .stats: "stats"
         }
     }
 
@@ -76,6 +79,9 @@ public enum ClientRequest: Hashable, Sendable {
         case "ping":
             guard arguments.isEmpty else { throw ParseError(command: command, message: "ping takes no argument") }
             return .ping
+        case "stats":
+            guard arguments.isEmpty else { throw ParseError(command: command, message: "stats takes no argument") }
+            return .stats
         default:
             if let control = try ControlRequest.parse(verb: verb, arguments: arguments) { return .control(control) }
             throw ParseError(command: command, message: "unknown request '\(verb)'")
@@ -166,7 +172,7 @@ public struct ClientSubscription: Hashable, Sendable {
         case .unsubscribe(.touches): touches = false
         case .unsubscribe(.failed): failed = false
         case .filter(let f): filter = f
-        case .ping, .control: break
+        case .ping, .control, .stats: break
         }
     }
 

@@ -72,8 +72,10 @@ public struct GestureEngine: Sendable {
     /// The hit-test result of each live touch (nil: no view).
     private var touchViews: [TouchID: ViewTree.Index] = [:]
 
-    /// Scratch buffers reused across frames.
-    private var inputs: [TouchUpdate] = []
+    /// Per slot: the current frame's updates of its touches, in frame order. Reused across
+    /// frames (emptied, capacity kept), so routing a frame allocates nothing.
+    private var inputsBySlot: [[TouchUpdate]] = []
+    /// Scratch buffer reused across frames.
     private var proposals: [(slot: Int, proposal: Proposal)] = []
 
     /// Optional transition trace for debugging (`name: old → new`), drained by the caller.
@@ -109,6 +111,7 @@ public struct GestureEngine: Sendable {
             }
         }
         rank = Self.winningOrder(slots: slots, tree: tree, configOrder: configOrder)
+        inputsBySlot = Array(repeating: [], count: slots.count)
         let position = Dictionary(uniqueKeysWithValues: rank.enumerated().map { ($1, $0) })
         routesByView = tree.nodes.indices.map { view in
             tree.path(from: view).flatMap { v in slots.indices.filter { slots[$0].view == v } }
@@ -177,15 +180,21 @@ public struct GestureEngine: Sendable {
             routes[update.id] = route
             for slot in route { slots[slot].touches.append(update.id) }
         }
+        // Each update goes to the slots on its route: one route lookup per update (not one per
+        // update per slot), and the updates stay in frame order within each slot.
+        for update in frame {
+            guard let route = routes[update.id] else { continue }
+            for slot in route { inputsBySlot[slot].append(update) }
+        }
         proposals.removeAll(keepingCapacity: true)
-        for index in rank where slots[index].isListening {
-            inputs.removeAll(keepingCapacity: true)
-            for update in frame where routes[update.id]?.contains(index) == true { inputs.append(update) }
-            guard !inputs.isEmpty else { continue }
-            slots[index].lastSample.location = Self.centroid(inputs)
-            slots[index].lastSample.device = inputs[0].device
-            let proposal = slots[index].recognizer.handle(inputs[...], now: now)
-            proposals.append((index, proposal))
+        for index in rank where !inputsBySlot[index].isEmpty {
+            if slots[index].isListening {
+                slots[index].lastSample.location = Self.centroid(inputsBySlot[index])
+                slots[index].lastSample.device = inputsBySlot[index][0].device
+                let proposal = slots[index].recognizer.handle(inputsBySlot[index][...], now: now)
+                proposals.append((index, proposal))
+            }
+            inputsBySlot[index].removeAll(keepingCapacity: true)
         }
         settle(now: now, into: &events)
         for update in frame where update.phase == .ended || update.phase == .cancelled {

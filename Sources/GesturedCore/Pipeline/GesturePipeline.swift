@@ -19,19 +19,30 @@ public struct GesturePipeline: Sendable {
         var decoder: EvdevFrameDecoder
         var geometry: DeviceGeometry
         /// The touch in each slot, if any.
-        var touchInSlot: [TouchID?]
+        var touchInSlot: [SlotTouch?]
+
+        /// The device's live touches.
+        var touches: [TouchID] { touchInSlot.compactMap { $0?.id } }
+    }
+
+    /// A live touch of a slot, and the id of the view it was hit-tested to (for touch lines; the
+    /// engine forgets it on lift).
+    struct SlotTouch: Sendable {
+        var id: TouchID
+        var view: String?
     }
 
     public let screen: Size
     public private(set) var engine: GestureEngine
-    private var devices: [Int: Device] = [:]
-    private var nextDeviceID = 0
+    /// By `DeviceID.value` (ids are never reused; a removed device leaves nil). An array rather
+    /// than a dictionary: it is indexed for every raw event, and devices come and go rarely.
+    private var devices: [Device?] = []
     private var nextTouchID: UInt64 = 1
     /// Scratch buffers reused across frames.
     private var updates: [TouchUpdate] = []
+    /// The view id of each of `updates`, for its touch line.
+    private var updateViews: [String?] = []
     private var gestureEvents: [GestureEvent] = []
-    /// The view id of each live touch, for touch lines (the engine forgets it on lift).
-    private var touchViews: [TouchID: String?] = [:]
 
     public init(configuration: Configuration, screen: Size) throws(GestureEngine.BuildError) {
         self.screen = screen
@@ -62,48 +73,52 @@ public struct GesturePipeline: Sendable {
         let calibration = rule?.calibration ?? fallbackCalibration ?? DeviceGeometry.identityCalibration
         let geometry = DeviceGeometry(x: x, y: y, screen: screen, rotation: rule?.rotation ?? .none,
                                       calibration: calibration)
-        let id = DeviceID(value: nextDeviceID)
-        nextDeviceID += 1
-        devices[id.value] = Device(description: description, decoder: decoder, geometry: geometry,
-                                   touchInSlot: Array(repeating: nil, count: decoder.slotCount))
+        let id = DeviceID(value: devices.count)
+        devices.append(Device(description: description, decoder: decoder, geometry: geometry,
+                              touchInSlot: Array(repeating: nil, count: decoder.slotCount)))
+        updates.reserveCapacity(2 * decoder.slotCount)
+        updateViews.reserveCapacity(2 * decoder.slotCount)
         return id
     }
 
+    private func contains(_ id: DeviceID) -> Bool { devices.indices.contains(id.value) && devices[id.value] != nil }
+
     /// The geometry a device was added with (rotation, calibration, screen), if it is known.
-    public func geometry(of id: DeviceID) -> DeviceGeometry? { devices[id.value]?.geometry }
+    public func geometry(of id: DeviceID) -> DeviceGeometry? { contains(id) ? devices[id.value]!.geometry : nil }
 
     /// The faults a device's decoder survived since the last call (see
     /// `EvdevFrameDecoder.Anomaly`), with their counts, for the caller to log; resets them.
     public mutating func takeAnomalies(of id: DeviceID) -> [(EvdevFrameDecoder.Anomaly, Int)] {
-        guard devices[id.value] != nil else { return [] }
+        guard contains(id) else { return [] }
         return devices[id.value]!.decoder.takeAnomalies()
     }
 
     /// Forgets a device; its touches are cancelled, and with them the gestures they drive.
     public mutating func removeDevice(_ id: DeviceID, now: Instant, into output: inout [Output]) {
-        guard var device = devices[id.value] else { return }
-        if device.decoder.cancelAll(now: now) {
-            deliver(device.decoder.frame, of: &device, now: now, into: &output)
+        guard contains(id) else { return }
+        if devices[id.value]!.decoder.cancelAll(now: now) {
+            deliver(device: id.value, now: now, into: &output)
         }
         devices[id.value] = nil
     }
 
     /// Feeds one raw event of a device. Deadlines due before the event fire first.
+    ///
+    /// The device is mutated in place in `devices` (never copied out and back): a copy would
+    /// share the decoder's buffers and so copy them on every event.
     public mutating func handle(_ event: RawEvent, from id: DeviceID, into output: inout [Output]) {
-        guard var device = devices[id.value] else { return }
-        guard device.decoder.feed(event) else { devices[id.value] = device; return }
-        let frame = device.decoder.frame
-        advance(to: frame.time, into: &output)
-        if frame.resynchronized {
+        guard contains(id), devices[id.value]!.decoder.feed(event) else { return }
+        let time = devices[id.value]!.decoder.frame.time
+        advance(to: time, into: &output)
+        if devices[id.value]!.decoder.frame.resynchronized {
             // Events of this device were lost: what its gestures in progress were doing is
             // unknown. Its touches stay down, unrouted, until the resynchronized state ends or
             // moves them; other devices' gestures go on.
             gestureEvents.removeAll(keepingCapacity: true)
-            engine.cancelGestures(involving: device.touchInSlot.compactMap { $0 }, now: frame.time, into: &gestureEvents)
+            engine.cancelGestures(involving: devices[id.value]!.touches, now: time, into: &gestureEvents)
             for event in gestureEvents { output.append(.gesture(event)) }
         }
-        deliver(frame, of: &device, now: frame.time, into: &output)
-        devices[id.value] = device
+        deliver(device: id.value, now: time, into: &output)
     }
 
     /// Fires every deadline up to `now`.
@@ -143,52 +158,55 @@ public struct GesturePipeline: Sendable {
     /// progress would jump to other screen points, so the gestures they drive are cancelled
     /// (running) or failed (pending); the touches stay down, unrouted, until they lift.
     public mutating func setRotation(_ rotation: Rotation, of id: DeviceID, now: Instant, into output: inout [Output]) {
-        guard var device = devices[id.value], device.geometry.rotation != rotation else { return }
-        let g = device.geometry
-        device.geometry = DeviceGeometry(x: g.x, y: g.y, screen: g.screen, rotation: rotation, calibration: g.calibration)
-        devices[id.value] = device
+        guard contains(id), devices[id.value]!.geometry.rotation != rotation else { return }
+        let g = devices[id.value]!.geometry
+        devices[id.value]!.geometry = DeviceGeometry(x: g.x, y: g.y, screen: g.screen, rotation: rotation,
+                                                     calibration: g.calibration)
         gestureEvents.removeAll(keepingCapacity: true)
-        engine.cancelGestures(involving: device.touchInSlot.compactMap { $0 }, now: now, into: &gestureEvents)
+        engine.cancelGestures(involving: devices[id.value]!.touches, now: now, into: &gestureEvents)
         for event in gestureEvents { output.append(.gesture(event)) }
     }
 
-    private mutating func deliver(_ frame: ContactFrame, of device: inout Device, now: Instant,
-                                  into output: inout [Output]) {
+    /// Turns the device's current frame into touch updates with stable ids, runs the engine on
+    /// them, and appends the touch and gesture outputs.
+    private mutating func deliver(device index: Int, now: Instant, into output: inout [Output]) {
         updates.removeAll(keepingCapacity: true)
-        let sysname = device.description.sysname
+        updateViews.removeAll(keepingCapacity: true)
+        let frame = devices[index]!.decoder.frame
+        let geometry = devices[index]!.geometry
+        let sysname = devices[index]!.description.sysname
         for change in frame.changes {
             let phase: TouchPhase
             let id: TouchID
+            let view: String?
             switch change.phase {
             case .began:
                 id = TouchID(nextTouchID); nextTouchID += 1
-                device.touchInSlot[change.slot] = id
+                devices[index]!.touchInSlot[change.slot] = SlotTouch(id: id, view: nil)
                 phase = .began
+                view = nil // hit-tested by the engine below
             case .moved, .ended, .cancelled:
-                guard let existing = device.touchInSlot[change.slot] else { continue }
-                id = existing
+                guard let existing = devices[index]!.touchInSlot[change.slot] else { continue }
+                id = existing.id
+                view = existing.view
                 phase = change.phase == .moved ? .moved : change.phase == .ended ? .ended : .cancelled
-                if phase != .moved { device.touchInSlot[change.slot] = nil }
+                if phase != .moved { devices[index]!.touchInSlot[change.slot] = nil }
             }
-            updates.append(TouchUpdate(id: id, phase: phase, location: device.geometry.point(for: change.position),
+            updates.append(TouchUpdate(id: id, phase: phase, location: geometry.point(for: change.position),
                                        device: sysname, slot: change.slot))
+            updateViews.append(view)
         }
         guard !updates.isEmpty else { return }
         // Touch lines carry the view the touch was hit-tested to, so began needs the engine first.
         gestureEvents.removeAll(keepingCapacity: true)
         engine.handle(updates, now: now, into: &gestureEvents)
-        for update in updates {
-            let view: String?
-            switch update.phase {
-            case .began:
-                view = engine.view(of: update.id).map { engine.tree.nodes[$0].id }
-                touchViews[update.id] = view
-            case .moved:
-                view = touchViews[update.id] ?? nil
-            case .ended, .cancelled:
-                view = touchViews.removeValue(forKey: update.id) ?? nil
+        for (i, update) in updates.enumerated() {
+            if update.phase == .began {
+                let view = engine.view(of: update.id).map { engine.tree.nodes[$0].id }
+                devices[index]!.touchInSlot[update.slot]?.view = view
+                updateViews[i] = view
             }
-            output.append(.touch(TouchEvent(update: update, view: view, time: now)))
+            output.append(.touch(TouchEvent(update: update, view: updateViews[i], time: now)))
         }
         for event in gestureEvents { output.append(.gesture(event)) }
     }

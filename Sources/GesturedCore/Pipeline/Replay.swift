@@ -17,6 +17,21 @@ public struct Replay: Sendable {
     /// `emit` with each line (newline-terminated), in order.
     public static func run(device: DeviceDescription, events: [RawEvent], configuration: Configuration,
                            options: Options = Options(), emit: (String) -> Void) throws(ReplayError) {
+        try run(device: device, events: events, configuration: configuration, options: options) { bytes in
+            var start = bytes.startIndex
+            for i in bytes.indices where bytes[i] == UInt8(ascii: "\n") {
+                emit(String(decoding: bytes[start...i], as: UTF8.self))
+                start = i + 1
+            }
+            bytes.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Replays as `run(device:events:configuration:options:emit:)` does, but encodes the lines
+    /// into one reused byte buffer and hands it to `write` after each event, which drains it
+    /// (or lets it grow; `gestured replay` writes it out 64 KiB at a time). No `String` per line.
+    public static func run(device: DeviceDescription, events: [RawEvent], configuration: Configuration,
+                           options: Options = Options(), write: (inout [UInt8]) -> Void) throws(ReplayError) {
         // No udev here: the device's kind follows from INPUT_PROP_DIRECT, as udev's rules would say.
         let properties = [device.isDirect ? "ID_INPUT_TOUCHSCREEN" : "ID_INPUT_TOUCHPAD": "1"]
         let rule = configuration.devices.first { $0.matches(device, properties: properties) }
@@ -30,6 +45,8 @@ public struct Replay: Sendable {
         do { id = try pipeline.addDevice(device, rule: rule) } catch { throw .device(error) }
         var seq: UInt64 = 0
         var output: [GesturePipeline.Output] = []
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1 << 16)
         func flush() {
             for o in output {
                 switch o {
@@ -38,9 +55,10 @@ public struct Replay: Sendable {
                 case .touch, .gesture: break
                 }
                 seq += 1
-                emit(LineEncoder.output(o, seq: seq, format: options.format))
+                LineEncoder.output(o, seq: seq, format: options.format, into: &bytes)
             }
             output.removeAll(keepingCapacity: true)
+            if !bytes.isEmpty { write(&bytes) }
         }
         for event in events {
             pipeline.handle(event, from: id, into: &output)

@@ -18,8 +18,9 @@ public struct TapRecognizer: Sendable {
     enum State: Sendable {
         /// No touch yet.
         case idle
-        /// A tap is in progress: `completed` taps before it, its fingers, the most seen at once.
-        case tapping(completed: Int, fingers: [Finger], mostDown: Int, first: Point?)
+        /// A tap is in progress: `completed` taps before it, the most fingers seen at once (the
+        /// fingers themselves are in `fingers`).
+        case tapping(completed: Int, mostDown: Int, first: Point?)
         /// Between taps: waiting for the next touch-down until `deadline`.
         case waiting(completed: Int, first: Point, deadline: Instant)
         /// Recognized or failed: deaf until reset.
@@ -27,6 +28,9 @@ public struct TapRecognizer: Sendable {
     }
 
     private(set) var state = State.idle
+    /// The fingers of the tap in progress (`tapping`). Kept outside the state so that a move
+    /// updates them in place: bound out of an enum payload, they would be copied on every frame.
+    private var fingers: [Finger] = []
     private var device = ""
 
     init(_ parameters: TapParameters) { self.parameters = parameters }
@@ -36,7 +40,7 @@ public struct TapRecognizer: Sendable {
         return nil
     }
 
-    mutating func reset() { state = .idle }
+    mutating func reset() { state = .idle; fingers.removeAll(keepingCapacity: true) }
 
     mutating func fire(now: Instant) -> Proposal {
         guard case .waiting(_, _, let deadline) = state, now >= deadline else { return .none }
@@ -60,35 +64,33 @@ public struct TapRecognizer: Sendable {
         case (.finished, _):
             return .none
         case (.idle, .began):
-            state = .tapping(completed: 0, fingers: [finger(update)], mostDown: 1, first: nil)
+            startTap(with: update)
+            state = .tapping(completed: 0, mostDown: 1, first: nil)
         case (.waiting(let completed, let first, _), .began):
             guard (update.location - first).length <= parameters.maximumTapDistance else { return .fail }
-            state = .tapping(completed: completed, fingers: [finger(update)], mostDown: 1, first: first)
+            startTap(with: update)
+            state = .tapping(completed: completed, mostDown: 1, first: first)
         case (.idle, .moved), (.idle, .ended), (.idle, .cancelled),
              (.waiting, .moved), (.waiting, .ended), (.waiting, .cancelled):
             // A touch that went down before this recognizer was listening: not part of the tap.
             return .none
-        case (.tapping(let completed, var fingers, let mostDown, let first), .began):
+        case (.tapping(let completed, let mostDown, let first), .began):
             fingers.append(finger(update))
             let down = fingers.count { $0.isDown }
             guard down <= parameters.numberOfTouchesRequired else { return .fail }
-            state = .tapping(completed: completed, fingers: fingers, mostDown: max(mostDown, down), first: first)
-        case (.tapping(let completed, var fingers, let mostDown, let first), .moved):
+            state = .tapping(completed: completed, mostDown: max(mostDown, down), first: first)
+        case (.tapping, .moved):
             guard let i = fingers.firstIndex(where: { $0.id == update.id }) else { return .none }
             guard (update.location - fingers[i].start).length <= parameters.movementSlop else { return .fail }
             fingers[i].last = update.location
-            state = .tapping(completed: completed, fingers: fingers, mostDown: mostDown, first: first)
         case (.tapping, .cancelled):
             return .fail
-        case (.tapping(let completed, var fingers, let mostDown, let first), .ended):
+        case (.tapping(let completed, let mostDown, let first), .ended):
             guard let i = fingers.firstIndex(where: { $0.id == update.id }) else { return .none }
             guard (update.location - fingers[i].start).length <= parameters.movementSlop else { return .fail }
             fingers[i].last = update.location
             fingers[i].isDown = false
-            guard !fingers.contains(where: \.isDown) else {
-                state = .tapping(completed: completed, fingers: fingers, mostDown: mostDown, first: first)
-                return .none
-            }
+            guard !fingers.contains(where: \.isDown) else { return .none }
             guard mostDown == parameters.numberOfTouchesRequired else { return .fail }
             let location = Self.centroid(fingers)
             let taps = completed + 1
@@ -100,6 +102,11 @@ public struct TapRecognizer: Sendable {
                              deadline: now + parameters.maximumTapInterval)
         }
         return .none
+    }
+
+    private mutating func startTap(with update: TouchUpdate) {
+        fingers.removeAll(keepingCapacity: true)
+        fingers.append(finger(update))
     }
 
     private func finger(_ update: TouchUpdate) -> Finger {

@@ -35,6 +35,9 @@ struct VelocityTracker: Sendable {
     /// The velocity per second of each component, at the newest sample.
     var velocity: (x: Double, y: Double) {
         guard count > 0 else { return (0, 0) }
+        // Read through a span: subscripting the InlineArray from this getter copied all of it
+        // (480 bytes) for every sample read.
+        let ring = ring.span
         let last = ring[newest].time
         // Walk back from the newest sample while it is recent and continuous.
         var used = 0

@@ -107,11 +107,13 @@ public struct ViewTree: Sendable {
     }
 
     /// `point` is in `view`'s own coordinates.
+    ///
+    /// Reads the node's fields in place: copying a `Node` (strings, arrays, the shape) for every
+    /// view visited cost a retain and a release per reference, per view, per touch-down.
     private func hitTest(_ view: Index, _ point: Point) -> Index? {
-        let node = nodes[view]
-        guard !node.isHidden, node.isUserInteractionEnabled, node.alpha >= Self.minimumHitTestAlpha,
-              pointInside(node, point) else { return nil }
-        for child in node.children.reversed() {
+        guard !nodes[view].isHidden, nodes[view].isUserInteractionEnabled,
+              nodes[view].alpha >= Self.minimumHitTestAlpha, pointInside(view, point) else { return nil }
+        for child in nodes[view].children.reversed() {
             let origin = nodes[child].frame.origin
             if let hit = hitTest(child, Point(x: point.x - origin.x, y: point.y - origin.y)) { return hit }
         }
@@ -119,15 +121,16 @@ public struct ViewTree: Sendable {
     }
 
     /// UIKit's `point(inside:with:)`: the bounds with the hit-test insets applied, or the shape.
-    private func pointInside(_ node: Node, _ point: Point) -> Bool {
-        switch node.hitShape {
+    private func pointInside(_ view: Index, _ point: Point) -> Bool {
+        switch nodes[view].hitShape {
         case .circle(let center, let radius)?:
             return (point - center).length <= radius
         case .polygon(let vertices)?:
             return Self.evenOdd(vertices, contains: point)
         case nil:
-            let bounds = Rect(x: 0, y: 0, width: node.frame.size.width, height: node.frame.size.height)
-            return bounds.inset(by: node.hitTestInsets).contains(point)
+            let size = nodes[view].frame.size
+            return Rect(x: 0, y: 0, width: size.width, height: size.height)
+                .inset(by: nodes[view].hitTestInsets).contains(point)
         }
     }
 

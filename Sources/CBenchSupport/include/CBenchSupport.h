@@ -1,0 +1,16 @@
+#ifndef CBENCHSUPPORT_H
+#define CBENCHSUPPORT_H
+
+#include <stdint.h>
+
+/// Heap allocations (malloc, calloc, realloc, memalign family) made by the calling thread since
+/// it started. Counted by the malloc wrappers in AllocationCounter.c, which replace glibc's for the
+/// whole process of any executable that links this target, and forward to glibc's `__libc_*`.
+uint64_t bench_thread_allocations(void);
+
+/// Callgrind client requests (no-ops outside valgrind): the benchmark measures only the region
+/// between start and stop when run with `--instr-atstart=no`.
+void bench_callgrind_start(void);
+void bench_callgrind_stop(void);
+
+#endif

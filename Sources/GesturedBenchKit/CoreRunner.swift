@@ -1,0 +1,44 @@
+import GesturedConfig
+import GesturedCore
+
+/// The daemon's per-frame work without its syscalls: raw events through the pipeline (decode →
+/// normalize → hit-test → recognizers), and the lines a default client receives encoded into a
+/// reused byte buffer (where the daemon would hand them to the socket).
+public struct CoreRunner {
+    public private(set) var pipeline: GesturePipeline
+    public let device: GesturePipeline.DeviceID
+    private var output: [GesturePipeline.Output] = []
+    private var subscription = ClientSubscription()
+    /// The encoded lines of the current frame; cleared, capacity kept, every frame.
+    public private(set) var bytes: [UInt8] = []
+    private var seq: UInt64 = 0
+    /// Lines encoded so far (a checksum of sorts: every scenario must produce some).
+    public private(set) var lines = 0
+
+    public init(_ scenario: Scenario) throws {
+        let configuration = scenario.configuration(defaultGestures: ConfigLoader.defaultConfiguration().views
+            .flatMap(\.gestures))
+        pipeline = try GesturePipeline(configuration: configuration, screen: Scenario.screen)
+        device = try pipeline.addDevice(Scenario.device)
+        output.reserveCapacity(256)
+        bytes.reserveCapacity(1 << 16)
+    }
+
+    /// Feeds one frame's events, then encodes what the client wants.
+    @inline(never)
+    public mutating func run(_ events: ArraySlice<RawEvent>) {
+        output.removeAll(keepingCapacity: true)
+        for event in events { pipeline.handle(event, from: device, into: &output) }
+        bytes.removeAll(keepingCapacity: true)
+        for item in output where subscription.wants(item) {
+            seq += 1
+            LineEncoder.output(item, seq: seq, format: .text, into: &bytes)
+            lines += 1
+        }
+    }
+
+    /// Runs a whole stream once: the smoke test's entry point.
+    public mutating func run(_ stream: FrameStream) {
+        for frame in stream.frames { run(stream.events[frame.range]) }
+    }
+}

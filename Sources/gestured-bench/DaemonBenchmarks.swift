@@ -1,0 +1,371 @@
+import GesturedBenchKit
+import GesturedCore
+import GesturedIO
+import GesturedTestSupport
+import Glibc
+
+/// Figures of `gestured replay` and the daemon as processes: throughput, start-up, idle
+/// wake-ups, memory and descriptors.
+enum DaemonBenchmarks {
+    static func run(options: BenchOptions, log: (String) -> Void) -> [Figure] {
+        let bin = options.binDirectory ?? directory(of: selfPath())
+        let gestured = bin + "/gestured"
+        guard access(gestured, X_OK) == 0 else {
+            log("  no gestured next to the benchmark (\(gestured)); skipping the daemon figures")
+            return []
+        }
+        let scratch = "/tmp/gestured-bench-\(getpid())"
+        mkdir(scratch, 0o755)
+        defer { _ = removeDirectory(scratch) }
+        var figures: [Figure] = []
+        do {
+            figures.append(try replayThroughput(gestured, scratch: scratch, runs: 3, log: log))
+            figures.append(try startup(gestured, scratch: scratch, runs: max(options.runs, 9), log: log))
+            figures += try idleAndMemory(gestured, scratch: scratch, log: log)
+            figures += try latencyUnderUmockdev(gestured, scratch: scratch, log: log)
+        } catch {
+            log("  daemon figures failed: \(error)")
+        }
+        return figures
+    }
+
+    // MARK: Replay
+
+    /// `gestured replay` over a generated 1,000,000-frame recording of a one-finger pan: the
+    /// whole command (read, parse, pipeline, encode, write to /dev/null), frames per second.
+    static func replayThroughput(_ gestured: String, scratch: String, runs: Int, log: (String) -> Void) throws -> Figure {
+        let frames = 1_000_000
+        let recording = scratch + "/pan-1M.events", description = scratch + "/touchscreen.desc"
+        try TestEnvironment.writeFile(path: description, deviceDescription)
+        var stream = FrameStream.generate(.pan, frames: frames)
+        var text: [UInt8] = []
+        text.reserveCapacity(stream.events.count * 28)
+        stream.evemuLines(into: &text)
+        let actualFrames = stream.frames.count
+        stream = FrameStream()
+        try writeBytes(path: recording, text)
+        log("  replay: \(actualFrames) frames, \(text.count >> 20) MiB recording")
+        var samples: [Double] = []
+        for _ in 0..<runs {
+            let start = Clock.nanoseconds()
+            let process = try Subprocess(gestured, ["replay", "--description", description, recording],
+                                         stdout: .discard, stderr: .discard)
+            let (termination, timedOut) = try process.wait(deadline: deadline(milliseconds: 120_000))!
+            let seconds = Double(Clock.nanoseconds() - start) / 1e9
+            guard !timedOut, termination == .exited(0) else { throw BenchError("replay: \(termination)") }
+            samples.append(Double(actualFrames) / seconds)
+        }
+        var f = Figure(name: "gestured replay, 1M-frame recording", unit: "frames/s", samples: samples)
+        f.target = "≥ 500,000"; f.met = f.median >= 500_000
+        log("  replay: \(Format.number(f.median)) frames/s")
+        return f
+    }
+
+    // MARK: Start-up
+
+    /// From spawning `gestured run` (no devices) to its socket accepting a connection.
+    static func startup(_ gestured: String, scratch: String, runs: Int, log: (String) -> Void) throws -> Figure {
+        let config = scratch + "/startup.json5"
+        try TestEnvironment.writeFile(path: config, "{ screen: { width: 1280, height: 800 }, views: [{ id: \"root\" }] }\n")
+        var samples: [Double] = []
+        for run in 0...runs {
+            let socket = scratch + "/startup-\(run).sock"
+            let start = Clock.nanoseconds()
+            let daemon = try Subprocess(gestured, ["run", "--socket", socket, "--config", config],
+                                        stdout: .discard, stderr: .discard)
+            var connected = false
+            while Clock.nanoseconds() - start < 5_000_000_000 {
+                if tryConnect(socket) { connected = true; break }
+                usleep(100)
+            }
+            let elapsed = Double(Clock.nanoseconds() - start) / 1e6
+            daemon.send(signal: SIGTERM)
+            _ = try daemon.wait(deadline: deadline(milliseconds: 5_000))
+            guard connected else { throw BenchError("the daemon never accepted on \(socket)") }
+            if run > 0 { samples.append(elapsed) }
+        }
+        var f = Figure(name: "start-up to socket accepting (no devices)", unit: "ms", samples: samples)
+        f.target = "≤ 50 ms"; f.met = f.median <= 50
+        f.note = "READY=1 not sent yet; measured to the socket accepting"
+        log("  start-up: \(Format.number(f.median)) ms")
+        return f
+    }
+
+    // MARK: Idle, memory, descriptors
+
+    static func idleAndMemory(_ gestured: String, scratch: String, log: (String) -> Void) throws -> [Figure] {
+        let config = scratch + "/256-views.json5"
+        try TestEnvironment.writeFile(path: config, configurationText(views: 256))
+        let socket = scratch + "/idle.sock"
+        let daemon = try Subprocess(gestured, ["run", "--socket", socket, "--config", config],
+                                    stdout: .discard, stderr: .discard)
+        defer {
+            daemon.send(signal: SIGTERM)
+            _ = try? daemon.wait(deadline: deadline(milliseconds: 5_000))
+        }
+        var clients: [LineClient] = []
+        for _ in 0..<8 {
+            let client = try LineClient(path: socket, deadline: deadline(milliseconds: 5_000))
+            guard try client.readLine(deadline: deadline(milliseconds: 5_000))?.hasPrefix("hello") == true else {
+                throw BenchError("no hello from the daemon")
+            }
+            clients.append(client)
+        }
+        usleep(200_000)
+        let before = status(daemon.pid)
+        log("  idle: 10 s with 8 clients and no touches…")
+        usleep(10_000_000)
+        let after = status(daemon.pid)
+        var figures: [Figure] = []
+        var wakeups = Figure(name: "idle wake-ups in 10 s (voluntary context switches)", unit: "switches",
+                             samples: [Double(after["voluntary_ctxt_switches"]! - before["voluntary_ctxt_switches"]!)])
+        wakeups.target = "0"; wakeups.met = wakeups.median == 0
+        figures.append(wakeups)
+        var rss = Figure(name: "RSS, 256 views, 8 clients", unit: "MB", samples: [Double(after["VmRSS"]!) / 1024])
+        rss.target = "≤ 15 MB"; rss.met = rss.median <= 15
+        figures.append(rss)
+
+        let fdsBefore = descriptorCount(daemon.pid)
+        for _ in 0..<1_000 {
+            let client = try LineClient(path: socket, deadline: deadline(milliseconds: 5_000))
+            _ = try client.readLine(deadline: deadline(milliseconds: 5_000))
+        }
+        // The daemon sees each hang-up on its next loop; a ping-free settle is enough.
+        usleep(300_000)
+        let fdsAfter = descriptorCount(daemon.pid)
+        var fds = Figure(name: "fd growth across 1,000 client connects", unit: "fds", samples: [Double(fdsAfter - fdsBefore)])
+        fds.target = "0"; fds.met = fdsAfter == fdsBefore
+        fds.note = "\(fdsBefore) → \(fdsAfter) open"
+        figures.append(fds)
+        log("  idle: \(Int(wakeups.median)) wake-ups; RSS \(Format.number(rss.median)) MB; fds \(fdsBefore) → \(fdsAfter)")
+        clients.removeAll()
+        return figures
+    }
+
+    // MARK: Latency under umockdev
+
+    /// The daemon under umockdev-run with the synthetic touchscreen replaying a one-finger pan
+    /// at 90 frames/s for `seconds`, 256 views, 8 clients reading every line; then one client
+    /// asks for `stats`: the daemon's own histogram of read-to-written latency, and its RSS
+    /// after the run.
+    static func latencyUnderUmockdev(_ gestured: String, scratch: String, seconds: Int = 8,
+                                     log: (String) -> Void) throws -> [Figure] {
+        guard let umockdevRun = TestEnvironment.which("umockdev-run") else {
+            log("  umockdev-run not installed (make deps); skipping the latency figure")
+            return []
+        }
+        let node = "/dev/input/event7"
+        guard let description = try EvemuRecording.parse(deviceDescription, sysname: "event7").description else {
+            throw BenchError("the device description does not parse")
+        }
+        let files = UmockdevDevice.files(for: description, node: node)
+        let umockdev = scratch + "/device.umockdev", ioctl = scratch + "/device.ioctl"
+        let events = scratch + "/pan.events", config = scratch + "/latency.json5"
+        try TestEnvironment.writeFile(path: umockdev, files.umockdev)
+        try TestEnvironment.writeFile(path: ioctl, files.ioctl)
+        try TestEnvironment.writeFile(path: config, configurationText(views: 256))
+        try writeBytes(path: events, Array(panEvents(seconds: seconds).utf8))
+        let socket = scratch + "/latency.sock"
+        let process = try Subprocess("timeout", ["-s", "KILL", "60", umockdevRun, "-d", umockdev, "-i", "\(node)=\(ioctl)",
+                                                 "-e", "\(node)=\(events)", "--",
+                                                 gestured, "run", "--socket", socket, "--config", config],
+                                     stdout: .discard, stderr: .discard)
+        defer {
+            process.killGroup(SIGTERM)
+            _ = try? process.wait(deadline: deadline(milliseconds: 5_000))
+        }
+        var clients: [LineClient] = []
+        for _ in 0..<8 {
+            let client = try LineClient(path: socket, deadline: deadline(milliseconds: 10_000))
+            clients.append(client)
+        }
+        log("  latency: umockdev replaying \(seconds) s of pan at 90 frames/s to 8 clients…")
+        // Every client reads every line until the pan ends.
+        var ended = false, lines = 0
+        let limit = deadline(milliseconds: Int64(seconds + 20) * 1000)
+        while !ended, MonotonicClock.now() < limit {
+            for client in clients {
+                while let line = try client.readLine(deadline: deadline(milliseconds: 1)) {
+                    lines += 1
+                    if line.hasPrefix("gesture pan ended") { ended = true }
+                }
+            }
+        }
+        guard ended else { throw BenchError("the pan never ended under umockdev (\(lines) lines)") }
+        try clients[0].send(line: "stats")
+        var stats: String?
+        while stats == nil, let line = try clients[0].readLine(deadline: deadline(milliseconds: 5_000)) {
+            if line.hasPrefix("stats ") { stats = line }
+        }
+        guard let stats else { throw BenchError("no stats line") }
+        var fields: [String: Double] = [:]
+        for term in stats.split(separator: " ").dropFirst() {
+            let kv = term.split(separator: "=")
+            if kv.count == 2, let v = Double(kv[1]) { fields[String(kv[0])] = v }
+        }
+        log("  latency: \(stats)")
+        let pid = process.descendants().first { $0.name == "gestured" }?.pid
+        var figures: [Figure] = []
+        for (key, name) in [("p50Us", "p50"), ("p99Us", "p99"), ("maxUs", "max")] {
+            var f = Figure(name: "daemon latency read → 8 clients written, \(name)", unit: "µs",
+                           samples: fields[key].map { [$0] } ?? [])
+            f.note = "the daemon's own histogram over \(Int(fields["reads"] ?? 0)) reads, 256 views"
+            if key == "p99Us" { f.target = "≤ 100 µs"; f.met = f.median <= 100 }
+            figures.append(f)
+        }
+        if let pid {
+            let rss = Double(status(pid)["VmRSS"] ?? 0) / 1024
+            var f = Figure(name: "RSS under umockdev after the pan, 256 views, 8 clients", unit: "MB", samples: [rss])
+            f.target = "≤ 15 MB"; f.met = rss <= 15
+            figures.append(f)
+        }
+        return figures
+    }
+
+    /// An evemu recording for umockdev: an empty frame at 0, then from 2 s a one-finger pan
+    /// at 90 frames/s. Every timestamp's microseconds are 0 or ≥ 100000, because umockdev 0.17
+    /// reads microseconds with a leading zero as octal (docs/TESTING.md).
+    static func panEvents(seconds: Int) -> String {
+        var text = "# EVEMU 1.3\nE: 0.000000 0000 0000 0\n"
+        var first = true
+        for second in 2..<(2 + seconds) {
+            for k in 0..<90 {
+                let t = "\(second).\(100_000 + k * 10_000)"
+                let i = Double((second - 2) * 90 + k)
+                let x = Int(2048 + 1200 * sin(i / 40)), y = Int(2048 + 900 * sin(1.3 * i / 40))
+                if first {
+                    text += "E: \(t) 0003 0039 1\n"
+                    first = false
+                }
+                text += "E: \(t) 0003 0035 \(x)\nE: \(t) 0003 0036 \(y)\nE: \(t) 0000 0000 0\n"
+            }
+        }
+        text += "E: \(2 + seconds).100000 0003 0039 -1\nE: \(2 + seconds).100000 0000 0000 0\n"
+        return text
+    }
+
+    // MARK: Helpers
+
+    /// The numeric fields of /proc/PID/status (kB for memory).
+    static func status(_ pid: pid_t) -> [String: Int] {
+        var fields: [String: Int] = [:]
+        for line in ((try? readTextFile(path: "/proc/\(pid)/status")) ?? "").split(separator: "\n") {
+            let parts = line.split(whereSeparator: { $0 == ":" || $0 == " " || $0 == "\t" })
+            if parts.count >= 2, let value = Int(parts[1]) { fields[String(parts[0])] = value }
+        }
+        return fields
+    }
+
+    static func descriptorCount(_ pid: pid_t) -> Int {
+        guard let dir = opendir("/proc/\(pid)/fd") else { return -1 }
+        defer { closedir(dir) }
+        var count = 0
+        while let entry = readdir(dir) {
+            if entry.pointee.d_name.0 != UInt8(ascii: ".") { count += 1 }
+        }
+        return count
+    }
+
+    static func tryConnect(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = b }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
+
+    static func writeBytes(path: String, _ bytes: [UInt8]) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw BenchError("open \(path): errno \(errno)") }
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { throw BenchError("write \(path): errno \(errno)") }
+            offset += n
+        }
+    }
+
+    static func directory(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    }
+
+    /// The scenarios' view tree as a configuration file: a root with the default recognizers
+    /// and `views − 1` leaves in a grid.
+    static func configurationText(views: Int) -> String {
+        let scenario = Scenario(gesture: .chaos10, views: views, recognizers: .defaultSet)
+        let root = scenario.configuration(defaultGestures: []).views[0]
+        var text = "{ screen: { width: 1280, height: 800 },\n  views: [{ id: \"root\",\n    gestures: [\n"
+        text += """
+              { id: "tap", type: "tap", requireToFail: ["doubleTap"] },
+              { id: "doubleTap", type: "tap", numberOfTapsRequired: 2 },
+              { id: "twoFingerTap", type: "tap", numberOfTouchesRequired: 2 },
+              { id: "longPress", type: "longPress" },
+              { id: "swipe", type: "swipe", direction: ["left", "right", "up", "down"] },
+              { id: "twoFingerSwipe", type: "swipe", numberOfTouchesRequired: 2, direction: ["left", "right", "up", "down"] },
+              { id: "pan", type: "pan", recognizeSimultaneouslyWith: ["swipe", "twoFingerSwipe", "pinch", "rotation"] },
+              { id: "pinch", type: "pinch", recognizeSimultaneouslyWith: ["rotation"] },
+              { id: "rotation", type: "rotation" },
+            ],
+            subviews: [
+
+        """
+        for view in root.subviews {
+            let f = view.frame!
+            text += "      { id: \"\(view.id)\", frame: [\(f.minX), \(f.minY), \(f.size.width), \(f.size.height)] },\n"
+        }
+        text += "    ] }] }\n"
+        return text
+    }
+
+    /// The test fixture's device (Tests/Fixtures/recordings/synthetic-touchscreen.desc), inline
+    /// so the benchmark runs from anywhere.
+    static let deviceDescription = """
+        # EVEMU 1.3
+        N: gestured synthetic touchscreen
+        I: 0006 0001 0001 0001
+        P: 02 00 00 00 00 00 00 00
+        B: 00 0b 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 04 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 02 00 00 00 00 00 00 00 00
+        B: 03 03 00 00 00 00 80 60 02
+        B: 04 00 00 00 00 00 00 00 00
+        B: 05 00 00 00 00 00 00 00 00
+        B: 11 00 00 00 00 00 00 00 00
+        B: 12 00 00 00 00 00 00 00 00
+        B: 14 00 00 00 00 00 00 00 00
+        B: 15 00 00 00 00 00 00 00 00
+        B: 15 00 00 00 00 00 00 00 00
+        A: 00 0 4095 0 0 16
+        A: 01 0 4095 0 0 16
+        A: 2f 0 9 0 0 0
+        A: 35 0 4095 0 0 16
+        A: 36 0 4095 0 0 16
+        A: 39 0 65535 0 0 0
+
+        """
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

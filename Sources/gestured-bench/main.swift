@@ -1,0 +1,75 @@
+import GesturedBenchKit
+import GesturedCore
+import Glibc
+
+/// `gestured-bench`: the performance figures of docs/PERFORMANCE.md, as a table on stdout and a
+/// JSON file in bench-results/. Run it through `make bench` (release build).
+///
+///     gestured-bench [--runs N] [--core-only | --daemon-only] [--out DIR] [--bin DIR-WITH-gestured]
+///     gestured-bench callgrind-child GESTURE VIEWS RECOGNIZERS   (valgrind runs this)
+///     gestured-bench write-recording FRAMES PATH   (a pan recording, and PATH.desc)
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+
+if arguments.first == "callgrind-child" {
+    guard arguments.count == 4, let gesture = Scenario.Gesture(rawValue: arguments[1]), let views = Int(arguments[2]),
+          let recognizers = Scenario.Recognizers(rawValue: arguments[3]) else {
+        fatalError("usage: gestured-bench callgrind-child GESTURE VIEWS RECOGNIZERS")
+    }
+    try CoreBenchmarks.callgrindChild(Scenario(gesture: gesture, views: views, recognizers: recognizers))
+    exit(0)
+}
+
+if arguments.first == "write-recording" {
+    // A generated pan recording and its device description, for replaying by hand.
+    guard arguments.count == 3, let frames = Int(arguments[1]) else {
+        fatalError("usage: gestured-bench write-recording FRAMES PATH (writes PATH and PATH.desc)")
+    }
+    let stream = FrameStream.generate(.pan, frames: frames)
+    var text: [UInt8] = []
+    stream.evemuLines(into: &text)
+    try DaemonBenchmarks.writeBytes(path: arguments[2], text)
+    try DaemonBenchmarks.writeBytes(path: arguments[2] + ".desc", Array(DaemonBenchmarks.deviceDescription.utf8))
+    exit(0)
+}
+
+var options = BenchOptions()
+while let argument = arguments.first {
+    arguments.removeFirst()
+    switch argument {
+    case "--runs": options.runs = Int(arguments.removeFirst()) ?? options.runs
+    case "--core-only": options.coreOnly = true
+    case "--daemon-only": options.daemonOnly = true
+    case "--out": options.outDirectory = arguments.removeFirst()
+    case "--bin": options.binDirectory = arguments.removeFirst()
+    default: fatalError("unknown argument \(argument)")
+    }
+}
+
+let started = Clock.nanoseconds()
+var report = Report(options: options)
+func log(_ s: String) { print(s); fflush(nil) }
+
+if !options.daemonOnly {
+    log("core: per frame, \(options.runs) runs each (median), allocations counted on a second pass")
+    report.core = try CoreBenchmarks.run(runs: options.runs, log: log)
+
+    log("hit-testing")
+    report.hitTest = CoreBenchmarks.hitTest(runs: options.runs)
+
+    log("soak: 1,000,000 frames through one pipeline")
+    report.soak = CoreBenchmarks.soak(log: log)
+
+    log("callgrind (instructions per frame, chaos10/256v/20r)")
+    report.callgrind = Callgrind.measure(Scenario(gesture: .chaos10, views: 256, recognizers: .twenty), log: log)
+}
+
+if !options.coreOnly {
+    report.daemon = DaemonBenchmarks.run(options: options, log: log)
+}
+
+report.seconds = Double(Clock.nanoseconds() - started) / 1e9
+log("")
+log(report.table())
+let path = report.writeJSON()
+log("wrote \(path)")
