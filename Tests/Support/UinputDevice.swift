@@ -102,8 +102,9 @@ public final class UinputDevice {
     /// `speed` 0 writes them all at once. With `skipIdleStart`, frames before the first one that
     /// carries anything but `SYN_REPORT` are skipped, and timing starts there.
     ///
-    /// Waits with `clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME)` until each frame's due time:
-    /// this reproduces a recording's timing and is not a test waiting for something to happen.
+    /// Each frame is written at its due time, on a timerfd armed at that absolute CLOCK_MONOTONIC
+    /// instant (`DeadlineTimer`, the daemon's own): this reproduces a recording's timing, and is
+    /// not a test waiting for something to happen.
     public func play(_ events: [RawEvent], speed: Double = 1, skipIdleStart: Bool = false) throws(SystemError) {
         var events = events[...]
         if skipIdleStart, let first = events.firstIndex(where: { $0.type != EventCode.EV_SYN }) {
@@ -113,23 +114,30 @@ public final class UinputDevice {
             events = events[start...]
         }
         guard let origin = events.first?.time else { return }
+        let timer = speed > 0 ? try DeadlineTimer() : nil
+        defer { try? timer?.close() }
         let start = MonotonicClock.now()
         var frameDue = true
         for event in events {
-            if frameDue && speed > 0 {
+            if frameDue, let timer {
                 let offset = Double((event.time - origin).microseconds) / speed
-                Self.sleep(until: start + Interval(microseconds: Int64(offset)))
+                try Self.wait(on: timer, until: start + Interval(microseconds: Int64(offset)))
             }
             try write(type: event.type, code: event.code, value: event.value)
             frameDue = event.type == EventCode.EV_SYN && event.code == EventCode.SYN_REPORT
         }
     }
 
-    /// Absolute-time sleep on CLOCK_MONOTONIC (replay timing; see `play`).
-    static func sleep(until instant: Instant) {
-        var due = timespec(tv_sec: Int(instant.microseconds / 1_000_000),
-                           tv_nsec: Int(instant.microseconds % 1_000_000) * 1000)
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due, nil) == EINTR {}
+    /// Blocks until `instant` on CLOCK_MONOTONIC: the timer armed there, its descriptor polled
+    /// until it fires (replay timing; see `play`). An instant already past returns at once.
+    static func wait(on timer: DeadlineTimer, until instant: Instant) throws(SystemError) {
+        guard MonotonicClock.now() < instant else { return }
+        try timer.arm(at: instant)
+        var descriptor = pollfd(fd: timer.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+        while poll(&descriptor, 1, -1) < 0 {
+            guard errno == EINTR else { throw SystemError(operation: "poll", errno: .current) }
+        }
+        _ = try timer.acknowledge()
     }
 
     /// Removes the device from the kernel (readers get `ENODEV`). Safe to call twice.
