@@ -1,0 +1,154 @@
+/// The state machine that pinch and rotation share: two touches (the first two down, a
+/// `TouchPair`) read through a `PairMeasure` — their span's ratio, or their line's turn.
+///
+/// - Begins when the measure departs from its rest value by more than `slop` (in the measure's
+///   unit: points of span, radians of turn).
+/// - More touches are carried along without counting. When one of the pair lifts while two or
+///   more remain, the next touch takes its place and the measure re-bases, so the reported value
+///   goes on without a jump (SEMANTICS.md, "Reference points").
+/// - Ends when fewer than two touches remain (fingers lifting in one frame count together), with
+///   the release velocity in the measure's unit per second; a cancelled touch cancels it (fails
+///   before began).
+/// See docs/RECOGNIZERS.md for the diagram; a change to one is a change to both.
+struct TwoTouchGesture<Measure: PairMeasure>: Sendable {
+    enum State: Sendable {
+        /// No touch yet.
+        case idle
+        /// Touches down; with a pair, measuring.
+        case tracking
+        /// Began; `changed` on every frame that moves its touches.
+        case running
+        /// Ended, cancelled or failed: deaf until reset.
+        case finished
+    }
+
+    let slop: Double
+    private(set) var state = State.idle
+    private var touches = TouchGroup()
+    private var velocity = VelocityTracker()
+    private var measure = Measure()
+    private var device = ""
+    /// Touches lifted during the current frame, while running.
+    private var lifted: [TouchID] = []
+
+    init(slop: Double) { self.slop = slop }
+
+    mutating func reset() {
+        state = .idle
+        touches.removeAll()
+        velocity.removeAll()
+        measure = Measure()
+    }
+
+    mutating func handle(_ updates: ArraySlice<TouchUpdate>, now: Instant) -> Proposal {
+        var moved = false
+        lifted.removeAll(keepingCapacity: true)
+        for update in updates {
+            device = update.device
+            let proposal = handle(update, moved: &moved)
+            if case .none = proposal { continue }
+            state = .finished
+            return proposal
+        }
+        switch state {
+        case .idle, .finished:
+            return .none
+        case .tracking:
+            guard let pair = TouchPair(touches) else { return .none }
+            velocity.add(now, x: measure.value(pair))
+            guard measure.departure(pair) > slop else { return .none }
+            state = .running
+            return .begin(sample(pair))
+        case .running:
+            guard moved || !lifted.isEmpty, let pair = TouchPair(touches) else { return .none }
+            velocity.add(now, x: measure.value(pair))
+            if touches.count - lifted.count < 2 {
+                state = .finished
+                return .end(sample(pair))
+            }
+            for id in lifted { removeRebasing(id) }
+            return .change(sample(TouchPair(touches)!))
+        }
+    }
+
+    private mutating func handle(_ update: TouchUpdate, moved: inout Bool) -> Proposal {
+        switch (state, update.phase) {
+        case (.finished, _):
+            return .none
+        case (.idle, .began):
+            touches.add(update.id, at: update.location)
+            state = .tracking
+        case (.idle, .moved), (.idle, .ended), (.idle, .cancelled):
+            // A touch that went down before this recognizer was listening.
+            return .none
+        case (.tracking, .began):
+            let forms = touches.count == 1
+            touches.add(update.id, at: update.location)
+            if forms, let pair = TouchPair(touches) {
+                measure.formed(pair)
+                velocity.removeAll()
+            }
+        case (.tracking, .moved):
+            move(update)
+        case (.tracking, .ended):
+            move(update)
+            removeRebasing(update.id)
+            if touches.isEmpty { return .fail }
+        case (.tracking, .cancelled):
+            if touches.contains(update.id) { return .fail }
+        case (.running, .began):
+            // Carried along: the pair is unchanged, only `touches` changes.
+            touches.add(update.id, at: update.location)
+            moved = true
+        case (.running, .moved):
+            if move(update) { moved = true }
+        case (.running, .ended):
+            if move(update) { lifted.append(update.id) }
+        case (.running, .cancelled):
+            if touches.contains(update.id) { return .cancel }
+        }
+        return .none
+    }
+
+    /// Moves a touch and, if the pair exists, lets the measure follow it. False when the touch
+    /// is not followed.
+    @discardableResult
+    private mutating func move(_ update: TouchUpdate) -> Bool {
+        guard touches.move(update.id, to: update.location) else { return false }
+        if let pair = TouchPair(touches) { measure.moved(pair) }
+        return true
+    }
+
+    /// Removes a touch; if the pair is now made of other touches, the measure re-bases on it.
+    private mutating func removeRebasing(_ id: TouchID) {
+        let before = TouchPair(touches)
+        touches.remove(id)
+        guard let before, let after = TouchPair(touches), !TouchPair.samePair(before, after) else { return }
+        measure.replaced(before, with: after)
+    }
+
+    private func sample(_ pair: TouchPair) -> GestureSample {
+        GestureSample(touches: touches.count, location: touches.centroid, device: device,
+                      values: measure.values(pair, velocity: velocity.velocity.x))
+    }
+}
+
+/// What a two-touch gesture reads from its pair.
+protocol PairMeasure: Sendable {
+    /// At rest: before any pair has formed.
+    init()
+    /// A pair has formed: it is the reference (the value's rest).
+    mutating func formed(_ pair: TouchPair)
+    /// A touch of the pair has moved (for a measure that must follow every step, such as an
+    /// unwrapped angle; one that only reads the pair's present state does nothing here).
+    mutating func moved(_ pair: TouchPair)
+    /// The pair is now `after` instead of `before`: re-base so that the value does not jump.
+    mutating func replaced(_ before: TouchPair, with after: TouchPair)
+    /// The reported value (scale, radians) with the pair as it is, also what the velocity is
+    /// taken of.
+    func value(_ pair: TouchPair) -> Double
+    /// How far the value is from its rest, compared with the slop to begin.
+    func departure(_ pair: TouchPair) -> Double
+    /// The line's values, with the velocity of `value` per second.
+    func values(_ pair: TouchPair, velocity: Double) -> GestureValues
+}
