@@ -39,6 +39,9 @@ import Testing
         for path in expected { #expect(exists(destdir + path), "\(path) not installed") }
         var status = stat()
         #expect(stat(destdir + "/usr/bin/gestured", &status) == 0 && status.st_mode & 0o777 == 0o755)
+        // Stripped: no symbol table left (`nm` finds none), so the installed file is the small one.
+        let symbols = try Subprocess.run("nm", [destdir + "/usr/bin/gestured"], in: directory.path, deadline: deadline(milliseconds: 30_000))
+        #expect(symbols.stderr.contains("no symbols"), "\(symbols.stderr.prefix(200))")
 
         let service = try readTextFile(path: destdir + "/usr/lib/systemd/system/gestured.service")
         #expect(service.contains("\nExecStart=/usr/bin/gestured run --config /etc/gestured/gestured.json5 --socket /run/gestured/gestured.sock\n"))
