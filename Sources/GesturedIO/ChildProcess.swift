@@ -39,14 +39,20 @@ public final class ChildProcess {
     /// Starts `arguments` with exactly `environment` (`NAME=value` strings).
     /// - Parameters:
     ///   - stdin, stdout, stderr: descriptors to give the child as 0, 1, 2; nil inherits.
+    ///   - descriptors: more descriptors to give the child, by the number it sees them as (e.g.
+    ///     `[3: listener]` for socket activation); dup2 clears close-on-exec on them.
     public init(_ arguments: [String], environment: [String], stdin: FileDescriptor? = nil,
-                stdout: FileDescriptor? = nil, stderr: FileDescriptor? = nil) throws(SystemError) {
+                stdout: FileDescriptor? = nil, stderr: FileDescriptor? = nil,
+                descriptors: [Int32: FileDescriptor] = [:]) throws(SystemError) {
         precondition(!arguments.isEmpty)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for (fd, target) in [(stdin, Int32(0)), (stdout, 1), (stderr, 2)] {
             if let fd { posix_spawn_file_actions_adddup2(&actions, fd.rawValue, target) }
+        }
+        for (target, fd) in descriptors.sorted(by: { $0.key < $1.key }) {
+            posix_spawn_file_actions_adddup2(&actions, fd.rawValue, target)
         }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

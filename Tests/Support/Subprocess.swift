@@ -4,11 +4,11 @@ import GesturedCore
 import GesturedIO
 import Glibc
 
-/// A child process started with `posix_spawn`, waited for with a deadline (a pidfd polled, no
-/// sleeping), and killed when the deadline passes.
+/// A child process for tests: a `ChildProcess` (the daemon's own spawner: empty signal mask,
+/// default signal actions, its own process group, a pidfd), waited for with a deadline (the pidfd
+/// polled, no sleeping) and killed when the deadline passes, with its output in files.
 ///
-/// The child gets an empty signal mask and default signal actions (tests block signals for
-/// signalfd), and its own process group, so a kill on timeout also reaches what it started
+/// The process group means a kill on timeout also reaches what the child started
 /// (`umockdev-run` and the program under it).
 public final class Subprocess {
     public enum Output: Sendable {
@@ -18,20 +18,11 @@ public final class Subprocess {
         case file(String)
     }
 
-    public enum Termination: Hashable, Sendable, CustomStringConvertible {
-        case exited(Int32)
-        case signaled(Int32)
-        public var description: String {
-            switch self {
-            case .exited(let code): "exit status \(code)"
-            case .signaled(let signal): "killed by signal \(signal)"
-            }
-        }
-    }
+    public typealias Termination = ChildProcess.Status
 
-    public let pid: pid_t
     public let executable: String
-    private let pidDescriptor: FileDescriptor
+    private let child: ChildProcess
+    public var pid: pid_t { child.pid }
     public private(set) var termination: Termination?
 
     /// - Parameters:
@@ -44,68 +35,34 @@ public final class Subprocess {
                 stdout: Output = .inherit, stderr: Output = .inherit,
                 descriptors: [Int32: Int32] = [:]) throws(SystemError) {
         self.executable = executable
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for (fd, output) in [(Int32(1), stdout), (Int32(2), stderr)] {
-            switch output {
-            case .inherit: break
-            case .discard: posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0)
-            case .file(let path):
-                posix_spawn_file_actions_addopen(&actions, fd, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            }
-        }
-        for (target, source) in descriptors.sorted(by: { $0.key < $1.key }) {
-            posix_spawn_file_actions_adddup2(&actions, source, target)
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        let out = try Self.open(stdout), err = try Self.open(stderr)
+        defer { try? out?.close(); try? err?.close() }
+        var pairs = Self.currentEnvironment()
+        for (key, value) in environment { pairs[key] = value }
+        child = try ChildProcess([executable] + arguments, environment: pairs.keys.sorted().map { "\($0)=\(pairs[$0]!)" },
+                                 stdout: out, stderr: err,
+                                 descriptors: descriptors.mapValues { FileDescriptor(rawValue: $0) })
+    }
 
-        var environmentPairs = Self.currentEnvironment()
-        for (key, value) in environment { environmentPairs[key] = value }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environmentPairs.keys.sorted().map { strdup("\($0)=\(environmentPairs[$0]!)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-
-        var pid: pid_t = 0
-        let status = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
-        if status != 0 { throw SystemError(operation: "posix_spawnp", path: executable, errno: Errno(rawValue: status)) }
-        self.pid = pid
-        let fd = pidfd_open(pid, 0)
-        if fd == -1 {
-            let error = Errno.current
-            kill(pid, SIGKILL)
-            var ignored: Int32 = 0
-            waitpid(pid, &ignored, 0)
-            throw SystemError(operation: "pidfd_open", path: executable, errno: error)
+    /// The descriptor to give the child for `output`; nil inherits this process's.
+    private static func open(_ output: Output) throws(SystemError) -> FileDescriptor? {
+        switch output {
+        case .inherit: nil
+        case .discard: try FileDescriptor.open("/dev/null", flags: O_WRONLY)
+        case .file(let path): try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
         }
-        pidDescriptor = FileDescriptor(rawValue: fd)
     }
 
     deinit {
-        if termination == nil {
-            killGroup(SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-        }
-        try? pidDescriptor.close()
+        // ChildProcess reaps what is left; the whole group goes, not only the child.
+        if termination == nil { child.signalGroup(SIGKILL) }
     }
 
     /// Sends `signal` to the child.
     public func send(signal: Int32) { kill(pid, signal) }
 
     /// Sends `signal` to the child's process group.
-    public func killGroup(_ signal: Int32) { kill(-pid, signal) }
+    public func killGroup(_ signal: Int32) { child.signalGroup(signal) }
 
     /// Waits until the child exits or `deadline` passes. On timeout, kills the child's process
     /// group with SIGKILL when `killOnTimeout`, reaps it and returns its termination with
@@ -114,7 +71,7 @@ public final class Subprocess {
         -> (termination: Termination, timedOut: Bool)? {
         if let termination { return (termination, false) }
         while true {
-            var pollFD = pollfd(fd: pidDescriptor.rawValue, events: Int16(POLLIN), revents: 0)
+            var pollFD = pollfd(fd: child.pidfd.rawValue, events: Int16(POLLIN), revents: 0)
             let remaining = max(0, (deadline - MonotonicClock.now()).microseconds / 1000)
             let ready = poll(&pollFD, 1, Int32(min(remaining, Int64(Int32.max))))
             if ready == -1 {
@@ -131,15 +88,13 @@ public final class Subprocess {
     }
 
     private func reap() throws(SystemError) -> Termination {
-        var status: Int32 = 0
-        _ = try syscall("waitpid") { waitpid(pid, &status, 0) }
-        // WIFEXITED/WEXITSTATUS are macros: decode the wait status by hand.
-        let result: Termination = status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signaled(status & 0x7f)
+        let result = try child.wait(blocking: true)!
         termination = result
         return result
     }
 
-    /// This process's environment, from `/proc/self/environ` (avoids the `environ` global).
+    /// This process's environment, from `/proc/self/environ`: the environment it started with,
+    /// whatever it has set since (the testbed's `g_setenv`, for one, is handed over explicitly).
     public static func currentEnvironment() -> [String: String] {
         guard let bytes = try? readFile(path: "/proc/self/environ") else { return [:] }
         var pairs: [String: String] = [:]
@@ -149,15 +104,6 @@ public final class Subprocess {
                 String(decoding: entry[(equals + 1)...], as: UTF8.self)
         }
         return pairs
-    }
-
-    private func syscall(_ operation: String, _ call: () -> Int32) throws(SystemError) -> Int32 {
-        while true {
-            let result = call()
-            if result != -1 { return result }
-            if Errno.current == .interrupted { continue }
-            throw SystemError(operation: operation, path: executable, errno: .current)
-        }
     }
 
     /// The child's descendants (children, grandchildren, ...) as (pid, parent, command name), from
