@@ -29,12 +29,12 @@ let package = Package(
                           dependencies: ["GesturedCore", "GesturedConfig", "GesturedIO"]),
         // The benchmark (make bench, docs/PERFORMANCE.md): scenarios in a library the smoke test
         // shares, malloc counting and callgrind requests in C, the runner as an executable.
-        .target(name: "GesturedBenchKit", dependencies: ["GesturedCore", "GesturedConfig"]),
+        .target(name: "GesturedBenchKit", dependencies: ["GesturedCore", "GesturedConfig", "GesturedTestSupport"]),
         .target(name: "CBenchSupport"),
         .executableTarget(name: "gestured-bench",
                           dependencies: ["GesturedBenchKit", "GesturedCore", "GesturedIO", "GesturedTestSupport",
                                          "CBenchSupport"]),
-        .testTarget(name: "GesturedCoreTests", dependencies: ["GesturedCore"]),
+        .testTarget(name: "GesturedCoreTests", dependencies: ["GesturedCore", "GesturedTestSupport"]),
         .testTarget(name: "GesturedBenchTests", dependencies: ["GesturedBenchKit", "GesturedCore", "CBenchSupport"]),
         .testTarget(name: "GesturedConfigTests", dependencies: ["GesturedConfig", "GesturedCore"]),
         // Test support: umockdev files from evemu descriptions, subprocesses, a line client.

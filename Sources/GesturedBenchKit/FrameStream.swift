@@ -1,4 +1,5 @@
 import GesturedCore
+import GesturedTestSupport
 import Glibc
 
 /// A generated evemu-style event stream: raw events with the end of each frame marked.
@@ -161,21 +162,5 @@ extension FrameStream {
             }
         }
         return s
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so streams are identical everywhere.
-public struct SplitMix64: Sendable {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    public mutating func uniform(_ low: Double, _ high: Double) -> Double {
-        low + (high - low) * Double(next() >> 11) / Double(1 << 53)
     }
 }

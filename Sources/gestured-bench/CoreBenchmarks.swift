@@ -1,6 +1,7 @@
 import CBenchSupport
 import GesturedBenchKit
 import GesturedCore
+import GesturedTestSupport
 import Glibc
 
 /// Per-frame cost and allocations of the pure core, per scenario.

@@ -1,4 +1,5 @@
 import Glibc
+import GesturedTestSupport
 import Testing
 @testable import GesturedCore
 
@@ -6,22 +7,8 @@ import Testing
 /// target may use it; the core may not), exact arithmetic for the velocity fit, and whole
 /// engine transcripts for scale, rotation and pan velocity.
 struct NumericTruthTests {
-    /// SplitMix64: a small deterministic generator, so the sampled points are the same every run.
-    struct SplitMix64 {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        /// Uniform in [-1, 1).
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 52) - 1 }
-    }
-
     @Test func atan2MatchesLibmWithin1e9() {
-        var rng = SplitMix64(state: 42)
+        var rng = SplitMix64(seed: 42)
         var worst = 0.0
         for i in 0..<200_000 {
             // Magnitudes from 1e-6 to 1e6, and both signs, to reach every branch.

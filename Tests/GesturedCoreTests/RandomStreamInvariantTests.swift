@@ -1,3 +1,4 @@
+import GesturedTestSupport
 import Testing
 @testable import GesturedCore
 
@@ -21,7 +22,7 @@ struct RandomStreamInvariantTests {
     /// One random session: touches going down (some near the edges), moving (small steps, jumps),
     /// lifting, now and then cancelled, with pauses long enough for every deadline.
     static func run(seed: UInt64, frames: Int) throws -> (lines: [String], bugs: [String]) {
-        var rng = NumericTruthTests.SplitMix64(state: seed)
+        var rng = SplitMix64(seed: seed)
         func uniform(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
         func coordinate() -> Double { [0, 1, 2].contains(uniform(10)) ? Double(uniform(30)) : Double(uniform(1000)) }
         var s = try EngineScript(views)

@@ -99,18 +99,6 @@ import Testing
         #expect(drops.count == 1 && drops[0].hasPrefix("<4>client 9: stopped reading (65536 bytes queued), disconnected"), "\(daemon.log)")
     }
 
-    /// SplitMix64: a seeded generator, so a failure replays exactly.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Random bytes, overlong lines, control requests with garbage, half-closed and abandoned
     /// sockets: every answer is a well-formed `ok` or `error` line, and afterwards the daemon
     /// still answers a new client and stops cleanly.
@@ -120,7 +108,7 @@ import Testing
         let socket = directory.path + "/g.sock", stderrPath = directory.path + "/stderr"
         let process = try Subprocess(TestEnvironment.buildDirectory + "/gestured", ["run", "--socket", socket],
                                      stdout: .discard, stderr: .file(stderrPath))
-        var random = SplitMix64(state: seed)
+        var random = SplitMix64(seed: seed)
         let words = ["ping", "format", "json", "text", "subscribe", "touches", "filter", "type=*", "hide", "show",
                      "frame", "layout", "rotate", "root", "1e308", "-0", "\u{0}", "é", "|", "=", "[", "\r"]
         for round in 0..<24 {
