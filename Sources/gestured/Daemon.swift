@@ -240,23 +240,25 @@ final class Daemon {
     /// default; touch lines and failed states to subscribers; filters per client). An item is
     /// encoded at most once per format, and only when someone receives it.
     private func publish() {
+        guard !output.isEmpty else { return }
+        // Once per batch, not per item: the server sorts its ids on every call. A client dropped
+        // while sending is skipped below, as its state is gone.
+        let recipients = server.clientIDs
         for item in output {
             if case .gesture(let g) = item { Log.debug("\(g.name): \(g.state.rawValue)") }
-            var text: [UInt8]?, json: [UInt8]?
+            var text: [UInt8] = [], json: [UInt8] = []
             var numbered = false
-            for id in server.clientIDs {
+            for id in recipients {
                 guard let state = clients[id], state.subscription.wants(item) else { continue }
                 if !numbered { seq += 1; numbered = true }
-                let bytes: [UInt8]
                 switch state.subscription.format {
                 case .text:
-                    if text == nil { text = Array(LineEncoder.output(item, seq: seq, format: .text).utf8) }
-                    bytes = text!
+                    if text.isEmpty { LineEncoder.output(item, seq: seq, format: .text, into: &text) }
+                    send(text, to: id)
                 case .json:
-                    if json == nil { json = Array(LineEncoder.output(item, seq: seq, format: .json).utf8) }
-                    bytes = json!
+                    if json.isEmpty { LineEncoder.output(item, seq: seq, format: .json, into: &json) }
+                    send(json, to: id)
                 }
-                send(bytes, to: id)
             }
             // GESTURE_SEQ: the line's seq, or the last one sent when nobody received this line.
             if case .gesture(let g) = item { actions.handle(g, seq: seq, now: MonotonicClock.now()) }
