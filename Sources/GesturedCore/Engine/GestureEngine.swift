@@ -9,12 +9,12 @@
 /// - every `began` is followed by exactly one `ended` or `cancelled`;
 /// - when a recognizer begins or recognizes, every other recognizer sharing any of its touches
 ///   is forced out (`failed`, or `cancelled` if it had begun) unless the pair may recognize
-///   simultaneously or the winner cannot prevent it (`Recognizer.canPrevent`);
+///   simultaneously or the winner cannot prevent it (`RecognizerSet.canPrevent`);
 /// - a recognizer with `requireToFail` waits in `possible` while any of those is undecided,
 ///   fails when one of them succeeds, and goes ahead (at the instant the last one fails) when all
 ///   have failed;
 /// - among recognizers that would win on the same frame, the deepest view goes first, then config
-///   order (with the multi-tap exception of `Recognizer.tapPrecedence`);
+///   order (with the multi-tap exception of `RecognizerSet.tapPrecedence`);
 /// - a recognizer returns to `possible` once it is finished and all its touches are up.
 public struct GestureEngine: Sendable {
     public enum BuildError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -51,7 +51,7 @@ public struct GestureEngine: Sendable {
         let type: String
         let view: ViewTree.Index
         let viewID: String
-        var recognizer: Recognizer
+        let recognizer: RecognizerSet.Ref
         var phase: Phase = .possible
         /// Touches routed here that are still down (including those seen while deaf).
         var touches: [TouchID] = []
@@ -63,6 +63,8 @@ public struct GestureEngine: Sendable {
 
     public private(set) var tree: ViewTree
     private var slots: [Slot] = []
+    /// The slots' recognizers, stored by type (`Slot.recognizer` names one).
+    private var recognizers = RecognizerSet()
     /// Slot indices in winning order (deepest view, then tap precedence, then config order).
     private var rank: [Int] = []
     /// Per view: the slots on its path to the root, in winning order.
@@ -72,8 +74,10 @@ public struct GestureEngine: Sendable {
     /// The hit-test result of each live touch (nil: no view).
     private var touchViews: [TouchID: ViewTree.Index] = [:]
 
-    /// Per slot: the current frame's updates of its touches, in frame order. Reused across
-    /// frames (emptied, capacity kept), so routing a frame allocates nothing.
+    /// Per slot: how many of the current frame's updates are of its touches (0 between frames).
+    private var routedCount: [Int] = []
+    /// Per slot that sees only some of the current frame's updates: those, in frame order.
+    /// Reused across frames (emptied, capacity kept), so routing a frame allocates nothing.
     private var inputsBySlot: [[TouchUpdate]] = []
     /// Scratch buffer reused across frames.
     private var proposals: [(slot: Int, proposal: Proposal)] = []
@@ -90,7 +94,7 @@ public struct GestureEngine: Sendable {
                 indexByName[spec.id] = slots.count
                 let empty = GestureSample(touches: 0, location: .zero, device: "", values: .none)
                 slots.append(Slot(name: spec.id, type: spec.kind.typeName, view: viewIndex, viewID: node.id,
-                                  recognizer: try Recognizer(kind: spec.kind, screen: screen), lastSample: empty))
+                                  recognizer: recognizers.add(spec.kind, screen: screen), lastSample: empty))
             }
         }
         var order = 0
@@ -110,8 +114,9 @@ public struct GestureEngine: Sendable {
                 }
             }
         }
-        rank = Self.winningOrder(slots: slots, tree: tree, configOrder: configOrder)
+        rank = Self.winningOrder(slots: slots, recognizers: recognizers, tree: tree, configOrder: configOrder)
         inputsBySlot = Array(repeating: [], count: slots.count)
+        routedCount = Array(repeating: 0, count: slots.count)
         let position = Dictionary(uniqueKeysWithValues: rank.enumerated().map { ($1, $0) })
         routesByView = tree.nodes.indices.map { view in
             tree.path(from: view).flatMap { v in slots.indices.filter { slots[$0].view == v } }
@@ -120,8 +125,9 @@ public struct GestureEngine: Sendable {
     }
 
     /// Deepest view first, then config order; within one depth, the positions held by taps are
-    /// refilled by those taps sorted by tap count, most first (see `Recognizer.tapPrecedence`).
-    private static func winningOrder(slots: [Slot], tree: ViewTree, configOrder: [Int]) -> [Int] {
+    /// refilled by those taps sorted by tap count, most first (see `RecognizerSet.tapPrecedence`).
+    private static func winningOrder(slots: [Slot], recognizers: RecognizerSet, tree: ViewTree,
+                                     configOrder: [Int]) -> [Int] {
         var order = slots.indices.sorted {
             let (da, db) = (tree.nodes[slots[$0].view].depth, tree.nodes[slots[$1].view].depth)
             return da != db ? da > db : configOrder[$0] < configOrder[$1]
@@ -131,9 +137,9 @@ public struct GestureEngine: Sendable {
             let depth = tree.nodes[slots[order[start]].view].depth
             var end = start
             while end < order.count, tree.nodes[slots[order[end]].view].depth == depth { end += 1 }
-            let positions = (start..<end).filter { slots[order[$0]].recognizer.tapPrecedence > 0 }
+            let positions = (start..<end).filter { recognizers.tapPrecedence(slots[order[$0]].recognizer) > 0 }
             let taps = positions.map { order[$0] }
-                .sorted { slots[$0].recognizer.tapPrecedence > slots[$1].recognizer.tapPrecedence }
+                .sorted { recognizers.tapPrecedence(slots[$0].recognizer) > recognizers.tapPrecedence(slots[$1].recognizer) }
             for (position, slot) in zip(positions, taps) { order[position] = slot }
             start = end
         }
@@ -146,7 +152,7 @@ public struct GestureEngine: Sendable {
     public var nextDeadline: Instant? {
         var earliest: Instant?
         for slot in slots where slot.isListening {
-            if let d = slot.recognizer.deadline, earliest.map({ d < $0 }) ?? true { earliest = d }
+            if let d = recognizers.deadline(slot.recognizer), earliest.map({ d < $0 }) ?? true { earliest = d }
         }
         return earliest
     }
@@ -157,12 +163,12 @@ public struct GestureEngine: Sendable {
         while true {
             var due: (slot: Int, at: Instant)?
             for index in rank where slots[index].isListening {
-                if let d = slots[index].recognizer.deadline, d <= now, due.map({ d < $0.at }) ?? true {
+                if let d = recognizers.deadline(slots[index].recognizer), d <= now, due.map({ d < $0.at }) ?? true {
                     due = (index, d)
                 }
             }
             guard let (index, at) = due else { return }
-            let proposal = slots[index].recognizer.fire(now: at)
+            let proposal = recognizers.fire(slots[index].recognizer, now: at)
             proposals.removeAll(keepingCapacity: true)
             proposals.append((index, proposal))
             settle(now: at, into: &events)
@@ -180,20 +186,29 @@ public struct GestureEngine: Sendable {
             routes[update.id] = route
             for slot in route { slots[slot].touches.append(update.id) }
         }
-        // Each update goes to the slots on its route: one route lookup per update (not one per
-        // update per slot), and the updates stay in frame order within each slot.
+        // Each slot gets the updates of its touches, in frame order. A slot that sees every update
+        // of the frame (the usual case: one view under all the fingers) reads the frame itself;
+        // only the others get theirs copied, into buffers reused across frames.
         for update in frame {
             guard let route = routes[update.id] else { continue }
-            for slot in route { inputsBySlot[slot].append(update) }
+            for slot in route { routedCount[slot] += 1 }
+        }
+        if routedCount.contains(where: { $0 > 0 && $0 < frame.count }) {
+            for update in frame {
+                guard let route = routes[update.id] else { continue }
+                for slot in route where routedCount[slot] < frame.count { inputsBySlot[slot].append(update) }
+            }
         }
         proposals.removeAll(keepingCapacity: true)
-        for index in rank where !inputsBySlot[index].isEmpty {
+        for index in rank where routedCount[index] > 0 {
             if slots[index].isListening {
-                slots[index].lastSample.location = Self.centroid(inputsBySlot[index])
-                slots[index].lastSample.device = inputsBySlot[index][0].device
-                let proposal = slots[index].recognizer.handle(inputsBySlot[index][...], now: now)
+                let updates = routedCount[index] == frame.count ? frame[...] : inputsBySlot[index][...]
+                slots[index].lastSample.location = Self.centroid(updates)
+                slots[index].lastSample.device = updates[updates.startIndex].device
+                let proposal = recognizers.handle(slots[index].recognizer, updates, now: now)
                 proposals.append((index, proposal))
             }
+            routedCount[index] = 0
             inputsBySlot[index].removeAll(keepingCapacity: true)
         }
         settle(now: now, into: &events)
@@ -216,7 +231,7 @@ public struct GestureEngine: Sendable {
             case .possible, .waiting: transition(index, to: .failed, now: now, sample: nil, into: &events)
             case .ended, .failed, .cancelled: break
             }
-            slots[index].recognizer.reset()
+            recognizers.reset(slots[index].recognizer)
             slots[index].phase = .possible
             slots[index].touches.removeAll()
         }
@@ -357,7 +372,7 @@ public struct GestureEngine: Sendable {
             case .waiting: status = .undecided
             case .possible:
                 // Only a recognizer that is still watching something can still succeed.
-                if !slots[other].touches.isEmpty || slots[other].recognizer.deadline != nil { status = .undecided }
+                if !slots[other].touches.isEmpty || recognizers.deadline(slots[other].recognizer) != nil { status = .undecided }
             case .failed, .cancelled: break
             }
         }
@@ -370,7 +385,7 @@ public struct GestureEngine: Sendable {
         for other in slots.indices where other != index {
             guard case .active = slots[other].phase, shareTouches(index, other),
                   !slots[index].simultaneous.contains(other),
-                  slots[other].recognizer.canPrevent(slots[index].recognizer) else { continue }
+                  recognizers.canPrevent(slots[other].recognizer, slots[index].recognizer) else { continue }
             return true
         }
         return false
@@ -379,7 +394,7 @@ public struct GestureEngine: Sendable {
     private mutating func excludeOthers(from winner: Int, now: Instant, into events: inout [GestureEvent]) {
         for other in rank where other != winner {
             guard shareTouches(winner, other), !slots[winner].simultaneous.contains(other),
-                  slots[winner].recognizer.canPrevent(slots[other].recognizer) else { continue }
+                  recognizers.canPrevent(slots[winner].recognizer, slots[other].recognizer) else { continue }
             switch slots[other].phase {
             case .possible, .waiting: transition(other, to: .failed, now: now, sample: nil, into: &events)
             case .active: transition(other, to: .cancelled, now: now, sample: nil, into: &events)
@@ -409,9 +424,9 @@ public struct GestureEngine: Sendable {
         var s = sample ?? slots[index].lastSample
         if sample == nil { s.values = .none; s.touches = slots[index].touches.count }
         slots[index].lastSample = s
-        let slot = slots[index]
-        events.append(GestureEvent(type: slot.type, state: state, name: slot.name, view: slot.viewID, time: now,
-                                   sample: s, viewLocation: tree.convert(s.location, to: slot.view)))
+        events.append(GestureEvent(type: slots[index].type, state: state, name: slots[index].name,
+                                   view: slots[index].viewID, time: now, sample: s,
+                                   viewLocation: tree.convert(s.location, to: slots[index].view)))
     }
 
     /// A proposal the state machine should never make in this phase: a recognizer bug. It is
@@ -427,7 +442,7 @@ public struct GestureEngine: Sendable {
             switch slots[index].phase {
             case .ended, .failed, .cancelled:
                 slots[index].phase = .possible
-                slots[index].recognizer.reset()
+                recognizers.reset(slots[index].recognizer)
                 if tracesTransitions { trace.append("\(slots[index].name): reset → possible") }
             case .possible, .waiting, .active:
                 break
@@ -435,7 +450,7 @@ public struct GestureEngine: Sendable {
         }
     }
 
-    private static func centroid(_ updates: [TouchUpdate]) -> Point {
+    private static func centroid(_ updates: ArraySlice<TouchUpdate>) -> Point {
         var x = 0.0, y = 0.0
         for u in updates { x += u.location.x; y += u.location.y }
         return Point(x: x / Double(updates.count), y: y / Double(updates.count))
