@@ -135,7 +135,7 @@ public struct LineFilter: Hashable, Sendable, CustomStringConvertible {
             case .state: event.state.rawValue
             case .name: event.name
             case .view: event.view
-            case .device: event.sample.device
+            case .device: event.sample.device.description
             }
             return term.alternatives.contains { Glob.matches($0, value) }
         }
@@ -146,7 +146,7 @@ public struct LineFilter: Hashable, Sendable, CustomStringConvertible {
             let value: String
             switch term.key {
             case .view: value = touch.view ?? ""
-            case .device: value = touch.update.device
+            case .device: value = touch.update.device.description
             case .type, .state, .name: return true
             }
             return term.alternatives.contains { Glob.matches($0, value) }

@@ -24,10 +24,10 @@ public struct GestureSample: Hashable, Sendable {
     public var touches: Int
     /// Screen coordinates (centroid for several touches).
     public var location: Point
-    public var device: String
+    public var device: DeviceName
     public var values: GestureValues
 
-    public init(touches: Int, location: Point, device: String, values: GestureValues) {
+    public init(touches: Int, location: Point, device: DeviceName, values: GestureValues) {
         self.touches = touches; self.location = location; self.device = device; self.values = values
     }
 }

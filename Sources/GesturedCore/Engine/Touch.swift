@@ -18,10 +18,10 @@ public struct TouchUpdate: Hashable, Sendable {
     /// Screen coordinates, in points.
     public var location: Point
     /// The device's sysname, e.g. `event5`.
-    public var device: String
+    public var device: DeviceName
     public var slot: Int
 
-    @inlinable public init(id: TouchID, phase: TouchPhase, location: Point, device: String, slot: Int) {
+    @inlinable public init(id: TouchID, phase: TouchPhase, location: Point, device: DeviceName, slot: Int) {
         self.id = id; self.phase = phase; self.location = location; self.device = device; self.slot = slot
     }
 }

@@ -43,12 +43,16 @@ public struct EvdevFrameDecoder: Sendable {
         case slotsWithoutTrackingID
         /// An axis whose range is empty or inverted (`min >= max`): positions cannot be scaled.
         case unusableAxis(name: String, minimum: Int32, maximum: Int32)
+        /// A sysname longer than `DeviceName.capacity` bytes (kernel input nodes are `eventN`).
+        case sysnameTooLong(String)
         public var description: String {
             switch self {
             case .noPositionAxes: "no ABS_MT_POSITION_X/Y or ABS_X/Y axes"
             case .slotsWithoutTrackingID: "MT slots without ABS_MT_TRACKING_ID, and no ABS_X/ABS_Y to fall back on"
             case .unusableAxis(let name, let minimum, let maximum):
                 "axis \(name) has an unusable range \(minimum)..\(maximum) (minimum must be below maximum)"
+            case .sysnameTooLong(let sysname):
+                "sysname \"\(sysname)\" is longer than \(DeviceName.capacity) bytes"
             }
         }
     }

@@ -11,24 +11,16 @@ public enum LineFormat: String, Hashable, Sendable, CaseIterable {
 public enum LineEncoder {
     public static let protocolVersion = 1
 
-    /// One field's value: how it prints in both encodings.
-    enum Value {
-        case string(String)
-        case int(Int64)
-        case fixed(Double, decimals: Int)
-        case instant(Instant)
-    }
-
     /// The greeting, first line to every client.
     public static func hello(format: LineFormat) -> String {
         string { hello(format: format, into: &$0) }
     }
 
     public static func hello(format: LineFormat, into out: inout [UInt8]) {
-        let line = LineWriter(kind: "hello", format: format, into: &out)
-        line.field("version", .int(Int64(protocolVersion)), into: &out)
-        line.field("daemon", .string("gestured"), into: &out)
-        line.end(into: &out)
+        line("hello", format: format, strings: 0, into: &out) { line in
+            line.field("version", int: Int64(protocolVersion))
+            line.field("daemon", token: "gestured")
+        }
     }
 
     public static func gesture(_ e: GestureEvent, seq: UInt64, format: LineFormat) -> String {
@@ -38,41 +30,42 @@ public enum LineEncoder {
     /// Appends the gesture line to `out`. The daemon and replay encode this way, into a buffer
     /// they reuse, so that a line costs no allocation.
     public static func gesture(_ e: GestureEvent, seq: UInt64, format: LineFormat, into out: inout [UInt8]) {
-        let line = LineWriter(kind: "gesture", format: format, into: &out)
-        line.positional("type", .string(e.type), into: &out)
-        line.positional("state", .string(e.state.rawValue), into: &out)
-        line.positional("name", .string(e.name), into: &out)
-        line.field("view", .string(e.view), into: &out)
-        line.field("device", .string(e.sample.device), into: &out)
-        line.field("time", .instant(e.time), into: &out)
-        line.field("seq", .int(Int64(seq)), into: &out)
-        line.field("touches", .int(Int64(e.sample.touches)), into: &out)
-        line.field("x", .fixed(e.sample.location.x, decimals: 2), into: &out)
-        line.field("y", .fixed(e.sample.location.y, decimals: 2), into: &out)
-        line.field("viewX", .fixed(e.viewLocation.x, decimals: 2), into: &out)
-        line.field("viewY", .fixed(e.viewLocation.y, decimals: 2), into: &out)
-        switch e.sample.values {
-        case .none:
-            break
-        case .tap(let taps):
-            line.field("taps", .int(Int64(taps)), into: &out)
-        case .swipe(let direction):
-            line.field("direction", .string(direction.rawValue), into: &out)
-        case .pan(let translation, let velocity):
-            pan(translation, velocity, line, into: &out)
-        case .screenEdgePan(let translation, let velocity, let edge):
-            pan(translation, velocity, line, into: &out)
-            line.field("edge", .string(edge.rawValue), into: &out)
-        case .pinch(let scale, let velocity):
-            line.field("scale", .fixed(scale, decimals: 3), into: &out)
-            line.field("velocity", .fixed(velocity, decimals: 2), into: &out)
-        case .rotation(let rotation, let velocity):
-            line.field("rotation", .fixed(rotation, decimals: 4), into: &out)
-            line.field("velocity", .fixed(velocity, decimals: 2), into: &out)
-        case .longPress(let duration):
-            line.field("duration", .fixed(duration.seconds, decimals: 3), into: &out)
+        let strings = e.type.utf8.count + e.name.utf8.count + e.view.utf8.count + e.sample.device.count
+        line("gesture", format: format, strings: strings, into: &out) { line in
+            line.positional("type", string: e.type)
+            line.positional("state", token: e.state.token)
+            line.positional("name", string: e.name)
+            line.field("view", string: e.view)
+            line.field("device", name: e.sample.device)
+            line.field("time", instant: e.time)
+            line.field("seq", unsigned: seq)
+            line.field("touches", int: Int64(e.sample.touches))
+            line.field("x", fixed: e.sample.location.x, decimals: 2)
+            line.field("y", fixed: e.sample.location.y, decimals: 2)
+            line.field("viewX", fixed: e.viewLocation.x, decimals: 2)
+            line.field("viewY", fixed: e.viewLocation.y, decimals: 2)
+            switch e.sample.values {
+            case .none:
+                break
+            case .tap(let taps):
+                line.field("taps", int: Int64(taps))
+            case .swipe(let direction):
+                line.field("direction", token: direction.token)
+            case .pan(let translation, let velocity):
+                pan(translation, velocity, &line)
+            case .screenEdgePan(let translation, let velocity, let edge):
+                pan(translation, velocity, &line)
+                line.field("edge", token: edge.token)
+            case .pinch(let scale, let velocity):
+                line.field("scale", fixed: scale, decimals: 3)
+                line.field("velocity", fixed: velocity, decimals: 2)
+            case .rotation(let rotation, let velocity):
+                line.field("rotation", fixed: rotation, decimals: 4)
+                line.field("velocity", fixed: velocity, decimals: 2)
+            case .longPress(let duration):
+                line.field("duration", fixed: duration.seconds, decimals: 3)
+            }
         }
-        line.end(into: &out)
     }
 
     public static func touch(_ t: TouchEvent, seq: UInt64, format: LineFormat) -> String {
@@ -81,28 +74,29 @@ public enum LineEncoder {
 
     /// Appends the touch line to `out` (see `gesture(_:seq:format:into:)`).
     public static func touch(_ t: TouchEvent, seq: UInt64, format: LineFormat, into out: inout [UInt8]) {
-        let line = LineWriter(kind: "touch", format: format, into: &out)
-        line.positional("phase", .string(t.update.phase.rawValue), into: &out)
-        line.positional("id", .int(Int64(t.update.id.value)), into: &out)
-        line.field("view", .string(t.view ?? ""), into: &out)
-        line.field("device", .string(t.update.device), into: &out)
-        line.field("slot", .int(Int64(t.update.slot)), into: &out)
-        line.field("x", .fixed(t.update.location.x, decimals: 2), into: &out)
-        line.field("y", .fixed(t.update.location.y, decimals: 2), into: &out)
-        line.field("time", .instant(t.time), into: &out)
-        line.field("seq", .int(Int64(seq)), into: &out)
-        line.end(into: &out)
+        let view = t.view ?? ""
+        line("touch", format: format, strings: view.utf8.count + t.update.device.count, into: &out) { line in
+            line.positional("phase", token: t.update.phase.token)
+            line.positional("id", unsigned: t.update.id.value)
+            line.field("view", string: view)
+            line.field("device", name: t.update.device)
+            line.field("slot", int: Int64(t.update.slot))
+            line.field("x", fixed: t.update.location.x, decimals: 2)
+            line.field("y", fixed: t.update.location.y, decimals: 2)
+            line.field("time", instant: t.time)
+            line.field("seq", unsigned: seq)
+        }
     }
 
     /// `device added|removed SYSNAME name="…"`.
     public static func device(added: Bool, sysname: String, name: String, seq: UInt64, format: LineFormat) -> String {
         string { out in
-            let line = LineWriter(kind: "device", format: format, into: &out)
-            line.positional("action", .string(added ? "added" : "removed"), into: &out)
-            line.positional("sysname", .string(sysname), into: &out)
-            line.field("name", .string(name), into: &out)
-            line.field("seq", .int(Int64(seq)), into: &out)
-            line.end(into: &out)
+            line("device", format: format, strings: sysname.utf8.count + name.utf8.count, into: &out) { line in
+                line.positional("action", token: added ? "added" : "removed")
+                line.positional("sysname", string: sysname)
+                line.field("name", string: name)
+                line.field("seq", unsigned: seq)
+            }
         }
     }
 
@@ -117,11 +111,11 @@ public enum LineEncoder {
         }
     }
 
-    private static func pan(_ translation: Vector, _ velocity: Vector, _ line: LineWriter, into out: inout [UInt8]) {
-        line.field("translationX", .fixed(translation.dx, decimals: 2), into: &out)
-        line.field("translationY", .fixed(translation.dy, decimals: 2), into: &out)
-        line.field("velocityX", .fixed(velocity.dx, decimals: 2), into: &out)
-        line.field("velocityY", .fixed(velocity.dy, decimals: 2), into: &out)
+    private static func pan(_ translation: Vector, _ velocity: Vector, _ line: inout LineWriter) {
+        line.field("translationX", fixed: translation.dx, decimals: 2)
+        line.field("translationY", fixed: translation.dy, decimals: 2)
+        line.field("velocityX", fixed: velocity.dx, decimals: 2)
+        line.field("velocityY", fixed: velocity.dy, decimals: 2)
     }
 
     /// A line as a `String`, for callers that want one (tests, rare lines).
@@ -134,197 +128,283 @@ public enum LineEncoder {
 
     // MARK: Assembly
 
-    /// Writes one line field by field, straight into the caller's bytes: text
-    /// `kind positional… key=value…\n`, or JSON `{"event":kind,"key":value,…}\n`.
+    /// Appends one line: `body` writes its fields through a `LineWriter` straight into `out`'s
+    /// spare capacity, which is made large enough for the line first.
+    ///
+    /// Why a raw cursor: appending field by field to the array cost a capacity check, a
+    /// uniqueness check and a `memcpy` call per piece, about 7,500 instructions for a pan line.
+    /// The cursor writes bytes; the one check per piece is that the line stays within the room
+    /// it was given, so a wrong bound stops the daemon rather than corrupting memory.
+    ///
+    /// - Parameter strings: the UTF-8 length of every `String` the line will hold (enum tokens
+    ///   and numbers are covered by `LineWriter.fixedRoom`).
+    static func line(_ kind: StaticString, format: LineFormat, strings: Int, into out: inout [UInt8],
+                     _ body: (inout LineWriter) -> Void) {
+        let room = LineWriter.fixedRoom + LineWriter.maximumEscapedLength(strings)
+        out.append(addingCapacity: room) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                var line = LineWriter(buffer, start: initialized, format: format)
+                line.begin(kind)
+                body(&line)
+                line.end()
+                initialized = line.count
+            }
+        }
+    }
+
+    /// Writes one line field by field at a cursor: text `kind positional… key=value…\n`, or
+    /// JSON `{"event":kind,"key":value,…}\n`.
     struct LineWriter {
+        /// Room for everything but strings' own bytes: the kind, keys, punctuation, enum
+        /// tokens and numbers of the longest line (gesture: 20 fields of at most 14 bytes of key,
+        /// 4 of punctuation and 26 of number or token, ≈ 900 bytes).
+        static let fixedRoom = 2048
+
+        /// The most a string of `count` UTF-8 bytes can take, quoted and escaped: two quotes,
+        /// and six bytes per byte (`\u00XX` in JSON, `\u{XX}` in text).
+        static func maximumEscapedLength(_ count: Int) -> Int { 6 * count + 2 }
+
+        private let base: UnsafeMutablePointer<UInt8>
+        private let capacity: Int
+        private(set) var count: Int
         let format: LineFormat
 
-        init(kind: StaticString, format: LineFormat, into out: inout [UInt8]) {
-            self.format = format
+        init(_ buffer: UnsafeMutableBufferPointer<UInt8>, start: Int, format: LineFormat) {
+            base = buffer.baseAddress!; capacity = buffer.count; count = start; self.format = format
+        }
+
+        /// Makes sure `n` more bytes fit in the room the line was given.
+        private func reserve(_ n: Int) {
+            precondition(n <= capacity &- count, "line longer than the room reserved for it")
+        }
+
+        private mutating func byte(_ b: UInt8) {
+            reserve(1)
+            base[count] = b; count &+= 1
+        }
+
+        /// Bytes known to fit (after `reserve`).
+        private mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
+            if bytes.count <= 16 {
+                for b in bytes { base[count] = b; count &+= 1 }
+            } else {
+                (base + count).update(from: bytes.baseAddress!, count: bytes.count)
+                count &+= bytes.count
+            }
+        }
+
+        private mutating func literal(_ s: StaticString) {
+            reserve(s.utf8CodeUnitCount)
+            copy(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        }
+
+        mutating func begin(_ kind: StaticString) {
             switch format {
-            case .text: LineEncoder.append(kind, to: &out)
-            case .json:
-                LineEncoder.append(#"{"event":""#, to: &out)
-                LineEncoder.append(kind, to: &out)
-                out.append(UInt8(ascii: "\""))
+            case .text: literal(kind)
+            case .json: literal(#"{"event":""#); literal(kind); byte(UInt8(ascii: "\""))
+            }
+        }
+
+        mutating func end() {
+            if format == .json { byte(UInt8(ascii: "}")) }
+            byte(UInt8(ascii: "\n"))
+        }
+
+        /// Keys are plain ASCII literals: they never need quoting or escaping.
+        private mutating func key(_ key: StaticString) {
+            switch format {
+            case .text: byte(UInt8(ascii: " ")); literal(key); byte(UInt8(ascii: "="))
+            case .json: literal(#",""#); literal(key); literal(#"":"#)
             }
         }
 
         /// A value without its key in text (`gesture tap ended …`), keyed in JSON.
-        func positional(_ key: StaticString, _ value: Value, into out: inout [UInt8]) {
+        private mutating func positional(_ key: StaticString) {
             switch format {
-            case .text: out.append(UInt8(ascii: " ")); write(value, into: &out)
-            case .json: field(key, value, into: &out)
+            case .text: byte(UInt8(ascii: " "))
+            case .json: self.key(key)
             }
         }
 
-        /// Keys are plain ASCII literals: they never need quoting or escaping.
-        func field(_ key: StaticString, _ value: Value, into out: inout [UInt8]) {
+        mutating func field(_ key: StaticString, string: String) { self.key(key); self.string(string) }
+        mutating func field(_ key: StaticString, name: DeviceName) { self.key(key); name.withUTF8 { bytes(quoting: $0) } }
+        mutating func field(_ key: StaticString, token: StaticString) { self.key(key); self.token(token) }
+        mutating func field(_ key: StaticString, int: Int64) { self.key(key); integer(int) }
+        mutating func field(_ key: StaticString, unsigned: UInt64) { self.key(key); digits(unsigned, width: 1) }
+        mutating func field(_ key: StaticString, fixed: Double, decimals: Int) {
+            self.key(key); self.fixed(fixed, decimals: decimals)
+        }
+        mutating func field(_ key: StaticString, instant: Instant) { self.key(key); self.instant(instant) }
+
+        mutating func positional(_ key: StaticString, string: String) { positional(key); self.string(string) }
+        mutating func positional(_ key: StaticString, token: StaticString) { positional(key); self.token(token) }
+        mutating func positional(_ key: StaticString, unsigned: UInt64) { positional(key); digits(unsigned, width: 1) }
+
+        // MARK: Values
+
+        /// An enum's name: a plain token, bare in text, quoted in JSON.
+        private mutating func token(_ s: StaticString) {
+            switch format {
+            case .text: literal(s)
+            case .json: byte(UInt8(ascii: "\"")); literal(s); byte(UInt8(ascii: "\""))
+            }
+        }
+
+        /// Text: bare when it is a plain token; otherwise double-quoted with `\"` and `\\`
+        /// escaped, and control characters as `\n`, `\t`, `\r` or `\u{X}`. JSON: always quoted,
+        /// control characters as `\n`, `\t`, `\r` or `\u00XX`.
+        /// A string as a value, without a key (`textString`, `jsonString`).
+        mutating func value(_ s: String) { string(s) }
+
+        private mutating func string(_ s: String) {
+            var s = s
+            s.withUTF8 { bytes(quoting: $0) }
+        }
+
+        /// UTF-8 bytes as a string value, quoted and escaped as `string(_:)` says.
+        private mutating func bytes(quoting bytes: UnsafeBufferPointer<UInt8>) {
+            reserve(LineWriter.maximumEscapedLength(bytes.count))
             switch format {
             case .text:
-                out.append(UInt8(ascii: " ")); LineEncoder.append(key, to: &out); out.append(UInt8(ascii: "="))
+                if !bytes.isEmpty && bytes.allSatisfy(Self.isBareInText) { return copy(bytes) }
+                base[count] = UInt8(ascii: "\""); count &+= 1
+                escape(bytes, json: false)
+                base[count] = UInt8(ascii: "\""); count &+= 1
             case .json:
-                out.append(UInt8(ascii: ",")); out.append(UInt8(ascii: "\""))
-                LineEncoder.append(key, to: &out)
-                out.append(UInt8(ascii: "\"")); out.append(UInt8(ascii: ":"))
+                base[count] = UInt8(ascii: "\""); count &+= 1
+                if bytes.allSatisfy(Self.isBareInJSON) { copy(bytes) } else { escape(bytes, json: true) }
+                base[count] = UInt8(ascii: "\""); count &+= 1
             }
-            write(value, into: &out)
         }
 
-        func end(into out: inout [UInt8]) {
-            if format == .json { out.append(UInt8(ascii: "}")) }
-            out.append(UInt8(ascii: "\n"))
+        private static func isBareInText(_ b: UInt8) -> Bool {
+            b > 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") && b != UInt8(ascii: "=") && b != 0x7f
         }
 
-        private func write(_ value: Value, into out: inout [UInt8]) {
-            switch value {
-            case .string(let s):
-                switch format {
-                case .text: LineEncoder.writeTextString(s, into: &out)
-                case .json: LineEncoder.writeJSONString(s, into: &out)
+        private static func isBareInJSON(_ b: UInt8) -> Bool {
+            b >= 0x20 && b != 0x7f && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\")
+        }
+
+        /// Byte by byte: every character escaped is ASCII, and the bytes of a multi-byte UTF-8
+        /// sequence are never ASCII, so they pass through unchanged. Room was reserved.
+        private mutating func escape(_ bytes: UnsafeBufferPointer<UInt8>, json: Bool) {
+            let hex: StaticString = "0123456789abcdef"
+            for b in bytes {
+                let escaped: UInt8? = switch b {
+                case UInt8(ascii: "\""): UInt8(ascii: "\"")
+                case UInt8(ascii: "\\"): UInt8(ascii: "\\")
+                case UInt8(ascii: "\n"): UInt8(ascii: "n")
+                case UInt8(ascii: "\t"): UInt8(ascii: "t")
+                case UInt8(ascii: "\r"): UInt8(ascii: "r")
+                default: nil
                 }
-            case .int(let i): LineEncoder.writeInteger(i, into: &out)
-            case .fixed(let d, let decimals): LineEncoder.writeFixed(d, decimals: decimals, into: &out)
-            case .instant(let t): LineEncoder.writeInstant(t, into: &out)
+                if let escaped {
+                    base[count] = UInt8(ascii: "\\"); base[count + 1] = escaped; count &+= 2
+                } else if b < 0x20 || b == 0x7f {
+                    let (high, low) = (hex.utf8Start[Int(b >> 4)], hex.utf8Start[Int(b & 0xf)])
+                    for c in json ? #"\u00"#.utf8 : #"\u{"#.utf8 { base[count] = c; count &+= 1 }
+                    if json || b >= 0x10 { base[count] = high; count &+= 1 }
+                    base[count] = low; count &+= 1
+                    if !json { base[count] = UInt8(ascii: "}"); count &+= 1 }
+                } else {
+                    base[count] = b; count &+= 1
+                }
             }
+        }
+
+        private mutating func integer(_ i: Int64) {
+            if i < 0 { byte(UInt8(ascii: "-")) }
+            digits(i.magnitude, width: 1)
+        }
+
+        /// `value` with exactly `decimals` decimals (0…6), rounded half away from zero;
+        /// non-finite values (which the recognizers never produce) print as 0 so that JSON stays
+        /// valid.
+        mutating func fixed(_ value: Double, decimals: Int) {
+            guard value.isFinite else { return fixed(0, decimals: decimals) }
+            var scale = 1.0
+            for _ in 0..<decimals { scale *= 10 }
+            let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
+            guard scaled < 9e18 else { return literal(value < 0 ? "-9e18" : "9e18") }
+            let units = UInt64(scaled)
+            let divisor = UInt64(scale)
+            if value < 0 && units != 0 { byte(UInt8(ascii: "-")) }
+            digits(units / divisor, width: 1)
+            guard decimals > 0 else { return }
+            byte(UInt8(ascii: "."))
+            digits(units % divisor, width: decimals)
+        }
+
+        /// `seconds.micros` with exactly six decimals, as `Instant.description`.
+        private mutating func instant(_ t: Instant) {
+            let negative = t.microseconds < 0
+            let magnitude = t.microseconds.magnitude
+            if negative { byte(UInt8(ascii: "-")) }
+            digits(magnitude / 1_000_000, width: 1)
+            byte(UInt8(ascii: "."))
+            digits(magnitude % 1_000_000, width: 6)
+        }
+
+        /// The decimal digits of `n`, zero-padded on the left to `width`, written right to left
+        /// two at a time.
+        private mutating func digits(_ n: UInt64, width: Int) {
+            var length = 1
+            var power: UInt64 = 10
+            while length < 20 && n >= power { length += 1; power = power &* 10 }
+            let total = max(length, width)
+            reserve(total)
+            let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+            var end = count &+ total
+            var rest = n
+            while rest >= 100 {
+                let pair = Int(rest % 100) &* 2
+                rest /= 100
+                end &-= 2
+                base[end] = pairs.utf8Start[pair]; base[end &+ 1] = pairs.utf8Start[pair &+ 1]
+            }
+            if rest >= 10 {
+                let pair = Int(rest) &* 2
+                end &-= 2
+                base[end] = pairs.utf8Start[pair]; base[end &+ 1] = pairs.utf8Start[pair &+ 1]
+            } else {
+                end &-= 1
+                base[end] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+            }
+            while end > count { end &-= 1; base[end] = UInt8(ascii: "0") }
+            count &+= total
         }
     }
 
     /// `value` with exactly `decimals` decimals, rounded half away from zero; non-finite values
     /// (which the recognizers never produce) print as 0 so that JSON stays valid.
     public static func fixed(_ value: Double, decimals: Int) -> String {
-        string { writeFixed(value, decimals: decimals, into: &$0) }
-    }
-
-    static func writeFixed(_ value: Double, decimals: Int, into out: inout [UInt8]) {
-        guard value.isFinite else { return writeFixed(0, decimals: decimals, into: &out) }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
-        guard scaled < 9e18 else { return append(value < 0 ? "-9e18" : "9e18", to: &out) }
-        let units = UInt64(scaled)
-        let divisor = UInt64(scale)
-        var text = NumberText()
-        // Built from the right: the decimals, the point, the integer part, the sign.
-        if decimals > 0 {
-            text.prepend(units % divisor, width: decimals)
-            text.prepend(UInt8(ascii: "."))
-        }
-        text.prepend(units / divisor, width: 1)
-        if value < 0 && units != 0 { text.prepend(UInt8(ascii: "-")) }
-        text.append(to: &out)
-    }
-
-    /// `seconds.micros` with exactly six decimals, as `Instant.description`.
-    static func writeInstant(_ t: Instant, into out: inout [UInt8]) {
-        let negative = t.microseconds < 0
-        let magnitude = UInt64(negative ? 0 &- t.microseconds : t.microseconds)
-        var text = NumberText()
-        text.prepend(magnitude % 1_000_000, width: 6)
-        text.prepend(UInt8(ascii: "."))
-        text.prepend(magnitude / 1_000_000, width: 1)
-        if negative { text.prepend(UInt8(ascii: "-")) }
-        text.append(to: &out)
-    }
-
-    static func writeInteger(_ i: Int64, into out: inout [UInt8]) {
-        var text = NumberText()
-        text.prepend(i.magnitude, width: 1)
-        if i < 0 { text.prepend(UInt8(ascii: "-")) }
-        text.append(to: &out)
-    }
-
-    /// A number's text, written right to left into a fixed buffer on the stack and appended to
-    /// the line in one copy (appending digit by digit cost a capacity and uniqueness check each).
-    struct NumberText {
-        private var bytes = InlineArray<48, UInt8>(repeating: 0)
-        private var start = 48
-
-        mutating func prepend(_ byte: UInt8) {
-            start -= 1
-            bytes[start] = byte
-        }
-
-        /// The decimal digits of `n`, zero-padded on the left to `width`.
-        mutating func prepend(_ n: UInt64, width: Int) {
-            var rest = n, written = 0
-            repeat {
-                prepend(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10))
-                rest /= 10
-                written += 1
-            } while rest > 0
-            while written < width { prepend(UInt8(ascii: "0")); written += 1 }
-        }
-
-        func append(to out: inout [UInt8]) {
-            bytes.span.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start...])) }
-        }
-    }
-
-    /// A literal's bytes, in one copy.
-    static func append(_ literal: StaticString, to out: inout [UInt8]) {
-        literal.withUTF8Buffer { out.append(contentsOf: $0) }
-    }
-
-    /// A string's UTF-8 bytes, in one copy (also for small strings, which have no contiguous
-    /// storage of their own and otherwise go byte by byte).
-    static func withUTF8<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        var s = s
-        return s.withUTF8(body)
-    }
-
-    /// Bare when it is a plain token; otherwise double-quoted with `\"` and `\\` escaped, and
-    /// control characters as `\n`, `\t` or `\u{XX}`.
-    static func textString(_ s: String) -> String { string { writeTextString(s, into: &$0) } }
-
-    static func writeTextString(_ s: String, into out: inout [UInt8]) {
-        let plain = withUTF8(s) { bytes in
-            !bytes.isEmpty && bytes.allSatisfy { b in
-                b > 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") && b != UInt8(ascii: "=") && b != 0x7f
-            }
-        }
-        if plain { return withUTF8(s) { out.append(contentsOf: $0) } }
-        out.append(UInt8(ascii: "\""))
-        writeEscaped(s, json: false, into: &out)
-        out.append(UInt8(ascii: "\""))
-    }
-
-    static func jsonString(_ s: String) -> String { string { writeJSONString(s, into: &$0) } }
-
-    static func writeJSONString(_ s: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        writeEscaped(s, json: true, into: &out)
-        out.append(UInt8(ascii: "\""))
-    }
-
-    private static func writeEscaped(_ s: String, json: Bool, into out: inout [UInt8]) {
-        // Fast path: nothing to escape (every id and sysname in practice).
-        let clean = withUTF8(s) { bytes in
-            bytes.allSatisfy { $0 >= 0x20 && $0 != 0x7f && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-        }
-        if clean { return withUTF8(s) { out.append(contentsOf: $0) } }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out.append(contentsOf: #"\""#.utf8)
-            case "\\": out.append(contentsOf: #"\\"#.utf8)
-            case "\n": out.append(contentsOf: #"\n"#.utf8)
-            case "\t": out.append(contentsOf: #"\t"#.utf8)
-            case "\r": out.append(contentsOf: #"\r"#.utf8)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7f {
-                    let hex = String(scalar.value, radix: 16)
-                    if json {
-                        out.append(contentsOf: #"\u"#.utf8)
-                        for _ in hex.count..<4 { out.append(UInt8(ascii: "0")) }
-                        out.append(contentsOf: hex.utf8)
-                    } else {
-                        out.append(contentsOf: #"\u{"#.utf8); out.append(contentsOf: hex.utf8); out.append(UInt8(ascii: "}"))
-                    }
-                } else {
-                    UTF8.encode(scalar) { out.append($0) }
+        string { out in
+            out.append(addingCapacity: LineWriter.fixedRoom) { span in
+                span.withUnsafeMutableBufferPointer { buffer, initialized in
+                    var writer = LineWriter(buffer, start: initialized, format: .text)
+                    writer.fixed(value, decimals: decimals)
+                    initialized = writer.count
                 }
             }
         }
+    }
+
+    /// How a string prints as a text value: bare when it is a plain token, else quoted.
+    static func textString(_ s: String) -> String { value(s, format: .text) }
+
+    /// How a string prints as a JSON value.
+    static func jsonString(_ s: String) -> String { value(s, format: .json) }
+
+    private static func value(_ s: String, format: LineFormat) -> String {
+        var bytes: [UInt8] = []
+        bytes.append(addingCapacity: LineWriter.maximumEscapedLength(s.utf8.count)) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                var writer = LineWriter(buffer, start: initialized, format: format)
+                writer.value(s)
+                initialized = writer.count
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
@@ -332,9 +412,7 @@ extension LineEncoder {
     /// The answer to a request that was applied.
     public static func ok(command: String, format: LineFormat) -> String {
         string { out in
-            let line = LineWriter(kind: "ok", format: format, into: &out)
-            line.field("command", .string(command), into: &out)
-            line.end(into: &out)
+            line("ok", format: format, strings: command.utf8.count, into: &out) { $0.field("command", string: command) }
         }
     }
 
@@ -343,24 +421,72 @@ extension LineEncoder {
     /// (`p50Us`, `p90Us`, `p99Us`, `p999Us`, `maxUs`).
     public static func stats(_ latency: LatencyHistogram, format: LineFormat) -> String {
         string { out in
-            let line = LineWriter(kind: "stats", format: format, into: &out)
-            line.field("reads", .int(Int64(latency.count)), into: &out)
-            line.field("p50Us", .int(latency.percentile(0.5).microseconds), into: &out)
-            line.field("p90Us", .int(latency.percentile(0.9).microseconds), into: &out)
-            line.field("p99Us", .int(latency.percentile(0.99).microseconds), into: &out)
-            line.field("p999Us", .int(latency.percentile(0.999).microseconds), into: &out)
-            line.field("maxUs", .int(latency.maximum.microseconds), into: &out)
-            line.end(into: &out)
+            line("stats", format: format, strings: 0, into: &out) { line in
+                line.field("reads", int: Int64(latency.count))
+                line.field("p50Us", int: latency.percentile(0.5).microseconds)
+                line.field("p90Us", int: latency.percentile(0.9).microseconds)
+                line.field("p99Us", int: latency.percentile(0.99).microseconds)
+                line.field("p999Us", int: latency.percentile(0.999).microseconds)
+                line.field("maxUs", int: latency.maximum.microseconds)
+            }
         }
     }
 
     /// The answer to a request that was refused; the client's state is unchanged.
     public static func error(command: String, message: String, format: LineFormat) -> String {
         string { out in
-            let line = LineWriter(kind: "error", format: format, into: &out)
-            line.field("command", .string(command), into: &out)
-            line.field("message", .string(message), into: &out)
-            line.end(into: &out)
+            line("error", format: format, strings: command.utf8.count + message.utf8.count, into: &out) { line in
+                line.field("command", string: command)
+                line.field("message", string: message)
+            }
+        }
+    }
+}
+
+// The names of enum values in lines: literals, so that a line copies them without building a
+// `String`. Each must equal the case's `rawValue` (LineEncoderTests checks every case).
+
+extension GestureState {
+    var token: StaticString {
+        switch self {
+        case .began: "began"
+        case .changed: "changed"
+        case .ended: "ended"
+        case .cancelled: "cancelled"
+        case .failed: "failed"
+        }
+    }
+}
+
+extension TouchPhase {
+    var token: StaticString {
+        switch self {
+        case .began: "began"
+        case .moved: "moved"
+        case .ended: "ended"
+        case .cancelled: "cancelled"
+        }
+    }
+}
+
+extension SwipeDirection {
+    var token: StaticString {
+        switch self {
+        case .right: "right"
+        case .left: "left"
+        case .up: "up"
+        case .down: "down"
+        }
+    }
+}
+
+extension ScreenEdge {
+    var token: StaticString {
+        switch self {
+        case .top: "top"
+        case .left: "left"
+        case .bottom: "bottom"
+        case .right: "right"
         }
     }
 }

@@ -16,6 +16,8 @@ public struct GesturePipeline: Sendable {
 
     struct Device: Sendable {
         let description: DeviceDescription
+        /// `description.sysname`, as touch updates carry it.
+        let name: DeviceName
         var decoder: EvdevFrameDecoder
         var geometry: DeviceGeometry
         /// The touch in each slot, if any.
@@ -70,11 +72,12 @@ public struct GesturePipeline: Sendable {
         let decoder = try EvdevFrameDecoder(device: description,
                                             options: .init(maximumTouches: rule?.maximumTouches))
         guard let (x, y) = description.positionAxes else { throw .noPositionAxes }
+        guard let name = DeviceName(description.sysname) else { throw .sysnameTooLong(description.sysname) }
         let calibration = rule?.calibration ?? fallbackCalibration ?? DeviceGeometry.identityCalibration
         let geometry = DeviceGeometry(x: x, y: y, screen: screen, rotation: rule?.rotation ?? .none,
                                       calibration: calibration)
         let id = DeviceID(value: devices.count)
-        devices.append(Device(description: description, decoder: decoder, geometry: geometry,
+        devices.append(Device(description: description, name: name, decoder: decoder, geometry: geometry,
                               touchInSlot: Array(repeating: nil, count: decoder.slotCount)))
         updates.reserveCapacity(2 * decoder.slotCount)
         updateViews.reserveCapacity(2 * decoder.slotCount)
@@ -174,7 +177,7 @@ public struct GesturePipeline: Sendable {
         updateViews.removeAll(keepingCapacity: true)
         let frame = devices[index]!.decoder.frame
         let geometry = devices[index]!.geometry
-        let sysname = devices[index]!.description.sysname
+        let sysname = devices[index]!.name
         for change in frame.changes {
             let phase: TouchPhase
             let id: TouchID

@@ -33,7 +33,7 @@ public struct LongPressRecognizer: Sendable {
 
     private(set) var state = State.idle
     private var touches = TouchGroup()
-    private var device = ""
+    private var device: DeviceName = ""
 
     init(_ parameters: LongPressParameters) { self.parameters = parameters }
 

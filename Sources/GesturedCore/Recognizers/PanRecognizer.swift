@@ -27,7 +27,7 @@ public struct PanRecognizer: Sendable {
     private(set) var state = State.idle
     private var touches = TouchGroup()
     private var velocity = VelocityTracker()
-    private var device = ""
+    private var device: DeviceName = ""
     /// Touches lifted during the current frame, while running.
     private var lifted: [TouchID] = []
 

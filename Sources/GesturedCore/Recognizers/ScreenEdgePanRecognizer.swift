@@ -31,7 +31,7 @@ public struct ScreenEdgePanRecognizer: Sendable {
     private(set) var state = State.idle
     private var touches = TouchGroup()
     private var velocity = VelocityTracker()
-    private var device = ""
+    private var device: DeviceName = ""
 
     init(_ parameters: ScreenEdgePanParameters, screen: Size) {
         self.parameters = parameters

@@ -29,7 +29,7 @@ public struct SwipeRecognizer: Sendable {
 
     private(set) var state = State.idle
     private var touches = TouchGroup()
-    private var device = ""
+    private var device: DeviceName = ""
 
     init(_ parameters: SwipeParameters) { self.parameters = parameters }
 

@@ -31,7 +31,7 @@ public struct TapRecognizer: Sendable {
     /// The fingers of the tap in progress (`tapping`). Kept outside the state so that a move
     /// updates them in place: bound out of an enum payload, they would be copied on every frame.
     private var fingers: [Finger] = []
-    private var device = ""
+    private var device: DeviceName = ""
 
     init(_ parameters: TapParameters) { self.parameters = parameters }
 

@@ -27,7 +27,7 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable {
     private var touches = TouchGroup()
     private var velocity = VelocityTracker()
     private var measure = Measure()
-    private var device = ""
+    private var device: DeviceName = ""
     /// Touches lifted during the current frame, while running.
     private var lifted: [TouchID] = []
 
