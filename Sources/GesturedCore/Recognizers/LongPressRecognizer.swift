@@ -100,10 +100,10 @@ public struct LongPressRecognizer: Sendable {
             let full = touches.count == parameters.numberOfTouchesRequired
             state = .pressing(taps: taps, start: start ?? (full ? now : nil), mostDown: max(mostDown, touches.count))
         case (.pressing, .moved):
-            guard touches.move(update.id, to: update.location) else { return .none }
+            guard touches.move(update.id, to: update.location) != nil else { return .none }
             if movedTooFar(update.id) { return .fail }
         case (.pressing(let taps, _, let mostDown), .ended):
-            guard touches.move(update.id, to: update.location) else { return .none }
+            guard touches.move(update.id, to: update.location) != nil else { return .none }
             if movedTooFar(update.id) { return .fail }
             // The press itself lifted before its duration.
             guard taps < parameters.numberOfTapsRequired else { return .fail }
@@ -117,9 +117,9 @@ public struct LongPressRecognizer: Sendable {
             // Extra touches after began are ignored.
             return .none
         case (.running, .moved):
-            if touches.move(update.id, to: update.location) { moved = true }
+            if touches.move(update.id, to: update.location) != nil { moved = true }
         case (.running(let start), .ended):
-            guard touches.move(update.id, to: update.location) else { return .none }
+            guard touches.move(update.id, to: update.location) != nil else { return .none }
             return .end(sample(start: start, now: now))
         case (.running, .cancelled):
             if touches.contains(update.id) { return .cancel }

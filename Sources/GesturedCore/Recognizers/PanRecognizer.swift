@@ -106,9 +106,9 @@ public struct PanRecognizer: Sendable {
             touches.add(update.id, at: update.location)
             moved = true
         case (.running, .moved):
-            if touches.move(update.id, to: update.location) { moved = true }
+            if touches.move(update.id, to: update.location) != nil { moved = true }
         case (.running, .ended):
-            if touches.move(update.id, to: update.location) { lifted.append(update.id) }
+            if touches.move(update.id, to: update.location) != nil { lifted.append(update.id) }
         case (.running, .cancelled):
             if touches.contains(update.id) { return .cancel }
         }

@@ -93,9 +93,9 @@ public struct ScreenEdgePanRecognizer: Sendable {
             // One touch only: others are ignored.
             return .none
         case (.running, .moved):
-            if touches.move(update.id, to: update.location) { moved = true }
+            if touches.move(update.id, to: update.location) != nil { moved = true }
         case (.running(let edge), .ended):
-            guard touches.move(update.id, to: update.location) else { return .none }
+            guard touches.move(update.id, to: update.location) != nil else { return .none }
             velocity.add(now, x: touches.translation.dx, y: touches.translation.dy)
             return .end(sample(edge))
         case (.running, .cancelled):

@@ -44,12 +44,18 @@ struct TouchGroup: Sendable {
         origin = centroid - kept
     }
 
-    /// Moves a touch; false when it is not in the group.
+    /// Moves a touch; its position in the group (down order), nil when it is not in the group.
     @discardableResult
-    mutating func move(_ id: TouchID, to location: Point) -> Bool {
-        guard let i = members.firstIndex(where: { $0.id == id }) else { return false }
+    mutating func move(_ id: TouchID, to location: Point) -> Int? {
+        guard let i = members.firstIndex(where: { $0.id == id }) else { return nil }
         members[i].location = location
-        return true
+        return i
+    }
+
+    /// The first two touches, or nil with fewer than two (read in place, not through a copy of
+    /// the group).
+    var pair: TouchPair? {
+        members.count >= 2 ? TouchPair(a: members[0], b: members[1]) : nil
     }
 
     /// Removes a touch, keeping the translation; false when it is not in the group.

@@ -7,11 +7,7 @@ struct TouchPair: Sendable {
     let a: TouchGroup.Member
     let b: TouchGroup.Member
 
-    /// The first two touches of `group`, or nil with fewer than two.
-    init?(_ group: TouchGroup) {
-        guard group.count >= 2 else { return nil }
-        a = group.members[0]; b = group.members[1]
-    }
+    init(a: TouchGroup.Member, b: TouchGroup.Member) { self.a = a; self.b = b }
 
     /// Distance between the two touches, in points.
     var span: Double { (b.location - a.location).length }

@@ -54,20 +54,20 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable {
         case .idle, .finished:
             return .none
         case .tracking:
-            guard let pair = TouchPair(touches) else { return .none }
+            guard let pair = touches.pair else { return .none }
             velocity.add(now, x: measure.value(pair))
             guard measure.departure(pair) > slop else { return .none }
             state = .running
             return .begin(sample(pair))
         case .running:
-            guard moved || !lifted.isEmpty, let pair = TouchPair(touches) else { return .none }
+            guard moved || !lifted.isEmpty, let pair = touches.pair else { return .none }
             velocity.add(now, x: measure.value(pair))
             if touches.count - lifted.count < 2 {
                 state = .finished
                 return .end(sample(pair))
             }
             for id in lifted { removeRebasing(id) }
-            return .change(sample(TouchPair(touches)!))
+            return .change(sample(touches.pair!))
         }
     }
 
@@ -84,7 +84,7 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable {
         case (.tracking, .began):
             let forms = touches.count == 1
             touches.add(update.id, at: update.location)
-            if forms, let pair = TouchPair(touches) {
+            if forms, let pair = touches.pair {
                 measure.formed(pair)
                 velocity.removeAll()
             }
@@ -114,16 +114,17 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable {
     /// is not followed.
     @discardableResult
     private mutating func move(_ update: TouchUpdate) -> Bool {
-        guard touches.move(update.id, to: update.location) else { return false }
-        if let pair = TouchPair(touches) { measure.moved(pair) }
+        guard let index = touches.move(update.id, to: update.location) else { return false }
+        // Only a touch of the pair changes what the measure reads; the others are carried along.
+        if index < 2, let pair = touches.pair { measure.moved(pair) }
         return true
     }
 
     /// Removes a touch; if the pair is now made of other touches, the measure re-bases on it.
     private mutating func removeRebasing(_ id: TouchID) {
-        let before = TouchPair(touches)
+        let before = touches.pair
         touches.remove(id)
-        guard let before, let after = TouchPair(touches), !TouchPair.samePair(before, after) else { return }
+        guard let before, let after = touches.pair, !TouchPair.samePair(before, after) else { return }
         measure.replaced(before, with: after)
     }
 
