@@ -183,14 +183,26 @@ public enum LineEncoder {
             base[count] = b; count &+= 1
         }
 
-        /// Bytes known to fit (after `reserve`).
+        /// Bytes known to fit (after `reserve`). Keys and ids are short: 4 to 16 bytes go as two
+        /// overlapping word copies (first and last word), not a loop or a `memcpy` call.
         private mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
-            if bytes.count <= 16 {
-                for b in bytes { base[count] = b; count &+= 1 }
-            } else {
-                (base + count).update(from: bytes.baseAddress!, count: bytes.count)
-                count &+= bytes.count
+            let n = bytes.count
+            guard n > 0 else { return }
+            let from = UnsafeRawPointer(bytes.baseAddress!)
+            let to = UnsafeMutableRawPointer(base + count)
+            switch n {
+            case 8...16:
+                to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                (to + (n &- 8)).storeBytes(of: (from + (n &- 8)).loadUnaligned(as: UInt64.self), as: UInt64.self)
+            case 4..<8:
+                to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+                (to + (n &- 4)).storeBytes(of: (from + (n &- 4)).loadUnaligned(as: UInt32.self), as: UInt32.self)
+            case 1..<4:
+                for i in 0..<n { base[count &+ i] = bytes[i] }
+            default:
+                to.copyMemory(from: from, byteCount: n)
             }
+            count &+= n
         }
 
         private mutating func literal(_ s: StaticString) {
