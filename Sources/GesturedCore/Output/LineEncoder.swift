@@ -339,12 +339,24 @@ public enum LineEncoder {
             let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
             guard scaled < 9e18 else { return literal(value < 0 ? "-9e18" : "9e18") }
             let units = UInt64(scaled)
-            let divisor = UInt64(scale)
             if value < 0 && units != 0 { byte(UInt8(ascii: "-")) }
-            digits(units / divisor, width: 1)
-            guard decimals > 0 else { return }
-            byte(UInt8(ascii: "."))
-            digits(units % divisor, width: decimals)
+            // The digits of `units`, at least one before the point, with the point before the
+            // last `decimals`: one right-to-left pass (not integer and fraction apart).
+            var length = 1
+            var power: UInt64 = 10
+            while length < 20 && units >= power { length += 1; power = power &* 10 }
+            length = max(length, decimals &+ 1)
+            let total = decimals > 0 ? length &+ 1 : length
+            reserve(total)
+            var end = count &+ total
+            var rest = units
+            for i in 0..<length {
+                if i == decimals && decimals > 0 { end &-= 1; base[end] = UInt8(ascii: ".") }
+                end &-= 1
+                base[end] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            count &+= total
         }
 
         /// `seconds.micros` with exactly six decimals, as `Instant.description`.

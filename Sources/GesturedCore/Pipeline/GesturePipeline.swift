@@ -110,10 +110,9 @@ public struct GesturePipeline: Sendable {
     /// The device is mutated in place in `devices` (never copied out and back): a copy would
     /// share the decoder's buffers and so copy them on every event.
     public mutating func handle(_ event: RawEvent, from id: DeviceID, into output: inout [Output]) {
-        guard contains(id), devices[id.value]!.decoder.feed(event) else { return }
-        let time = devices[id.value]!.decoder.frame.time
+        guard contains(id), let (time, resynchronized) = Self.feed(event, to: &devices[id.value]!) else { return }
         advance(to: time, into: &output)
-        if devices[id.value]!.decoder.frame.resynchronized {
+        if resynchronized {
             // Events of this device were lost: what its gestures in progress were doing is
             // unknown. Its touches stay down, unrouted, until the resynchronized state ends or
             // moves them; other devices' gestures go on.
@@ -122,6 +121,14 @@ public struct GesturePipeline: Sendable {
             for event in gestureEvents { output.append(.gesture(event)) }
         }
         deliver(device: id.value, now: time, into: &output)
+    }
+
+    /// Feeds an event to a device's decoder; when it completes a frame, the frame's time and
+    /// whether events were lost before it. The device is reached in place (`&devices[i]!`): a
+    /// read through `devices[i]!` copies the whole `Device`, decoder buffers included.
+    private static func feed(_ event: RawEvent, to device: inout Device) -> (time: Instant, resynchronized: Bool)? {
+        guard device.decoder.feed(event) else { return nil }
+        return (device.decoder.frame.time, device.decoder.frame.resynchronized)
     }
 
     /// Fires every deadline up to `now`.
@@ -170,35 +177,42 @@ public struct GesturePipeline: Sendable {
         for event in gestureEvents { output.append(.gesture(event)) }
     }
 
-    /// Turns the device's current frame into touch updates with stable ids, runs the engine on
-    /// them, and appends the touch and gesture outputs.
-    private mutating func deliver(device index: Int, now: Instant, into output: inout [Output]) {
-        updates.removeAll(keepingCapacity: true)
-        updateViews.removeAll(keepingCapacity: true)
-        let frame = devices[index]!.decoder.frame
-        let geometry = devices[index]!.geometry
-        let sysname = devices[index]!.name
-        for change in frame.changes {
+    /// The device's current frame as touch updates with stable ids (new ones for touches that
+    /// began), and the view id each touch was hit-tested to (nil for those that began: the engine
+    /// hit-tests them). The device is reached in place, as in `feed(_:to:)`.
+    private static func touchUpdates(of device: inout Device, nextTouchID: inout UInt64, into updates: inout [TouchUpdate],
+                                     views updateViews: inout [String?]) {
+        let geometry = device.geometry
+        let sysname = device.name
+        for change in device.decoder.frame.changes {
             let phase: TouchPhase
             let id: TouchID
             let view: String?
             switch change.phase {
             case .began:
                 id = TouchID(nextTouchID); nextTouchID += 1
-                devices[index]!.touchInSlot[change.slot] = SlotTouch(id: id, view: nil)
+                device.touchInSlot[change.slot] = SlotTouch(id: id, view: nil)
                 phase = .began
-                view = nil // hit-tested by the engine below
+                view = nil // hit-tested by the engine
             case .moved, .ended, .cancelled:
-                guard let existing = devices[index]!.touchInSlot[change.slot] else { continue }
+                guard let existing = device.touchInSlot[change.slot] else { continue }
                 id = existing.id
                 view = existing.view
                 phase = change.phase == .moved ? .moved : change.phase == .ended ? .ended : .cancelled
-                if phase != .moved { devices[index]!.touchInSlot[change.slot] = nil }
+                if phase != .moved { device.touchInSlot[change.slot] = nil }
             }
             updates.append(TouchUpdate(id: id, phase: phase, location: geometry.point(for: change.position),
                                        device: sysname, slot: change.slot))
             updateViews.append(view)
         }
+    }
+
+    /// Turns the device's current frame into touch updates with stable ids, runs the engine on
+    /// them, and appends the touch and gesture outputs.
+    private mutating func deliver(device index: Int, now: Instant, into output: inout [Output]) {
+        updates.removeAll(keepingCapacity: true)
+        updateViews.removeAll(keepingCapacity: true)
+        Self.touchUpdates(of: &devices[index]!, nextTouchID: &nextTouchID, into: &updates, views: &updateViews)
         guard !updates.isEmpty else { return }
         // Touch lines carry the view the touch was hit-tested to, so began needs the engine first.
         gestureEvents.removeAll(keepingCapacity: true)
