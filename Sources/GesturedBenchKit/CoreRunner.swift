@@ -19,6 +19,8 @@ public struct CoreRunner {
         let configuration = scenario.configuration(defaultGestures: ConfigLoader.defaultConfiguration().views
             .flatMap(\.gestures))
         pipeline = try GesturePipeline(configuration: configuration, screen: Scenario.screen)
+        // As the daemon does: no client here wants touch lines, so none are made.
+        pipeline.reportsTouches = subscription.touches
         device = try pipeline.addDevice(Scenario.device)
         output.reserveCapacity(256)
         bytes.reserveCapacity(1 << 16)

@@ -46,6 +46,9 @@ final class Daemon {
     private var seq: UInt64 = 0
     /// What each client asked for, and its partial request line.
     private var clients: [ClientID: ClientState] = [:]
+    /// The current line in each format, reused for every line (the server copies what it
+    /// queues), so publishing allocates nothing per line.
+    private var textLine: [UInt8] = [], jsonLine: [UInt8] = []
 
     private struct ClientState {
         var subscription = ClientSubscription()
@@ -109,6 +112,7 @@ final class Daemon {
         do { pipeline = try GesturePipeline(configuration: configuration, screen: screen) } catch {
             throw .configuration("\(error)")
         }
+        pipeline.reportsTouches = false   // until a client subscribes to touches
         Log.info("screen is \(LineEncoder.fixed(screen.width, decimals: 0))x\(LineEncoder.fixed(screen.height, decimals: 0)) points"
                  + (configuration.screen == nil ? " (from \(first.map { "device \($0.sysname)" } ?? "the fallback size"))" : ""))
 
@@ -246,24 +250,30 @@ final class Daemon {
         let recipients = server.clientIDs
         for item in output {
             if case .gesture(let g) = item { Log.debug("\(g.name): \(g.state.rawValue)") }
-            var text: [UInt8] = [], json: [UInt8] = []
+            textLine.removeAll(keepingCapacity: true)
+            jsonLine.removeAll(keepingCapacity: true)
             var numbered = false
             for id in recipients {
                 guard let state = clients[id], state.subscription.wants(item) else { continue }
                 if !numbered { seq += 1; numbered = true }
                 switch state.subscription.format {
                 case .text:
-                    if text.isEmpty { LineEncoder.output(item, seq: seq, format: .text, into: &text) }
-                    send(text, to: id)
+                    if textLine.isEmpty { LineEncoder.output(item, seq: seq, format: .text, into: &textLine) }
+                    send(textLine, to: id)
                 case .json:
-                    if json.isEmpty { LineEncoder.output(item, seq: seq, format: .json, into: &json) }
-                    send(json, to: id)
+                    if jsonLine.isEmpty { LineEncoder.output(item, seq: seq, format: .json, into: &jsonLine) }
+                    send(jsonLine, to: id)
                 }
             }
             // GESTURE_SEQ: the line's seq, or the last one sent when nobody received this line.
             if case .gesture(let g) = item { actions.handle(g, seq: seq, now: MonotonicClock.now()) }
         }
         output.removeAll(keepingCapacity: true)
+    }
+
+    /// The pipeline makes touch outputs only while some client is subscribed to them.
+    private func updateTouchReporting() {
+        pipeline.reportsTouches = clients.values.contains { $0.subscription.touches }
     }
 
     /// Sends one line to every client, each in its format. `seq` counts lines sent to anyone,
@@ -285,7 +295,7 @@ final class Daemon {
     }
 
     private func report(_ event: ServerEvent) {
-        if case .dropped(let id, _) = event { clients[id] = nil; writableClients.remove(id) }
+        if case .dropped(let id, _) = event { clients[id] = nil; writableClients.remove(id); updateTouchReporting() }
         switch event {
         case .accepted(let id): Log.info("\(id): connected")
         case .refused(let max): Log.limited(.warning, key: "client limit", "client refused: \(max) clients are connected already")
@@ -373,6 +383,7 @@ final class Daemon {
                 }
             }
             clients[id] = state
+            if case .line = item { updateTouchReporting() }
             send(Array(answer.utf8), to: id)
             // What a control request cancelled goes out after its answer.
             publish()

@@ -112,4 +112,31 @@ struct GesturePipelineTests {
         #expect(gestures == ["gesture pan began leftDrag", "gesture pan began rightDrag",
                              "gesture pan cancelled leftDrag", "gesture pan changed rightDrag"])
     }
+
+    /// With nobody to receive touch lines, none are made; the gestures are the same, and touch
+    /// lines resume (with the view each touch was hit-tested to) once they are wanted again.
+    @Test func touchOutputsOnlyWhenReported() throws {
+        func play(_ run: inout Run, _ a: GesturePipeline.DeviceID) {
+            run.contact(a, slot: 0, id: 1, x: 50, y: 50, ms: 0)
+            run.contact(a, slot: 0, id: -1, ms: 40)
+            run.contact(a, slot: 0, id: 2, x: 500, y: 500, ms: 400)
+        }
+        var reported = try Run(), silent = try Run()
+        silent.pipeline.reportsTouches = false
+        let a = try reported.pipeline.addDevice(Self.panel), b = try silent.pipeline.addDevice(Self.panel)
+        play(&reported, a)
+        play(&silent, b)
+        let gestures = { (run: Run) in run.lines.filter { $0.hasPrefix("gesture") }.map { $0.replacingSeq() } }
+        #expect(silent.lines.allSatisfy { $0.hasPrefix("gesture") })
+        #expect(gestures(silent) == gestures(reported) && !gestures(silent).isEmpty)
+        silent.pipeline.reportsTouches = true
+        silent.contact(b, slot: 0, id: -1, ms: 440)
+        #expect(silent.lines.filter { $0.hasPrefix("touch") }.map { $0.replacingSeq() } ==
+                ["touch ended 2 view=root device=event3 slot=0 x=500.00 y=500.00 time=0.440000"])
+    }
+}
+
+private extension String {
+    /// The line without its `seq=` field (two runs number their lines differently).
+    func replacingSeq() -> String { split(separator: " ").filter { !$0.hasPrefix("seq=") }.joined(separator: " ") }
 }

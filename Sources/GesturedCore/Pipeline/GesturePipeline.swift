@@ -36,6 +36,10 @@ public struct GesturePipeline: Sendable {
 
     public let screen: Size
     public private(set) var engine: GestureEngine
+    /// Whether touch updates are output (`Output.touch`). Off when nobody would receive them (no
+    /// client subscribed to touches, `replay` without `--touches`): the gestures are the same,
+    /// and a frame then builds no touch outputs only to have them dropped.
+    public var reportsTouches = true
     /// By `DeviceID.value` (ids are never reused; a removed device leaves nil). An array rather
     /// than a dictionary: it is indexed for every raw event, and devices come and go rarely.
     private var devices: [Device?] = []
@@ -223,7 +227,7 @@ public struct GesturePipeline: Sendable {
                 devices[index]!.touchInSlot[update.slot]?.view = view
                 updateViews[i] = view
             }
-            output.append(.touch(TouchEvent(update: update, view: updateViews[i], time: now)))
+            if reportsTouches { output.append(.touch(TouchEvent(update: update, view: updateViews[i], time: now))) }
         }
         for event in gestureEvents { output.append(.gesture(event)) }
     }

@@ -41,6 +41,7 @@ public struct Replay: Sendable {
         do { pipeline = try GesturePipeline(configuration: configuration, screen: screen) } catch {
             throw .configuration(error)
         }
+        pipeline.reportsTouches = options.touches
         let id: GesturePipeline.DeviceID
         do { id = try pipeline.addDevice(device, rule: rule) } catch { throw .device(error) }
         var seq: UInt64 = 0
