@@ -27,9 +27,8 @@ public struct EvemuRecording: Sendable {
     public static func parse(_ text: String, sysname: String) throws(EvemuParseError) -> EvemuRecording {
         var text = text
         let result: Result<EvemuRecording, EvemuParseError> = text.withUTF8 { bytes in
-            var parser = EvemuTextParser(bytes: bytes)
             do throws(EvemuParseError) {
-                return .success(try parser.parse())
+                return .success(try EvemuTextParser.parse(bytes))
             } catch {
                 return .failure(error)
             }

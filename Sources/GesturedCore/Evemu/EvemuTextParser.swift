@@ -1,6 +1,15 @@
 /// Walks the UTF-8 bytes line by line; each line's fields are read with a cursor, no copies.
+///
+/// Two readers share the walk. `appendCanonicalEvent` takes the `E:` lines that make up nearly
+/// all of a recording, in the form evemu-record writes, in a single forward pass; every other
+/// line, and any `E:` line it does not recognise, goes to `parseLine`, which reads the whole
+/// grammar and names what is wrong. The fast reader accepts a subset of what `parseLine`
+/// accepts and produces the same event for it, so which reader took a line never shows.
 struct EvemuTextParser {
     let bytes: UnsafeBufferPointer<UInt8>
+    /// False makes `parseLine` read every line: the reference the tests compare the fast
+    /// reader against.
+    let readsCanonicalEvents: Bool
     var lineNumber = 0
     /// The current line's bytes are `bytes[position..<lineEnd]`.
     var position = 0
@@ -8,36 +17,154 @@ struct EvemuTextParser {
 
     var description = EvemuDescription()
     var sawDescription = false
-    var events: [RawEvent] = []
+    /// The events so far are `events[0..<eventCount]`: the storage of the array `parse` returns,
+    /// written in place rather than appended to (no uniqueness or capacity check per event).
+    let events: UnsafeMutableBufferPointer<RawEvent>
+    var eventCount = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    /// The shortest `E:` line is `E:0.0 0 0 0` and its newline, so a text of `n` bytes holds at
+    /// most `n / 12 + 1` events (the last line may lack its newline).
+    static let shortestEventLine = 12
 
-    mutating func parse() throws(EvemuParseError) -> EvemuRecording {
-        events.reserveCapacity(estimatedEventCount())
+    /// Parses `bytes`; see `EvemuRecording.parse`.
+    ///
+    /// The events' array is allocated once, from the byte count, instead of counting the lines
+    /// first: it never regrows, and the pages of the capacity a recording does not use are never
+    /// touched, so they cost address space, not memory.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>,
+                      readsCanonicalEvents: Bool = true) throws(EvemuParseError) -> EvemuRecording {
+        var description: EvemuDescription?
+        var failure: EvemuParseError?
+        let events = [RawEvent](unsafeUninitializedCapacity: bytes.count / shortestEventLine + 1) { buffer, count in
+            var parser = EvemuTextParser(bytes: bytes, events: buffer, readsCanonicalEvents: readsCanonicalEvents)
+            do throws(EvemuParseError) {
+                try parser.parseLines()
+                description = parser.sawDescription ? parser.description : nil
+            } catch {
+                failure = error
+            }
+            count = parser.eventCount
+        }
+        if let failure { throw failure }
+        return EvemuRecording(description: description, events: events)
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, events: UnsafeMutableBufferPointer<RawEvent>,
+                 readsCanonicalEvents: Bool) {
+        self.bytes = bytes; self.events = events; self.readsCanonicalEvents = readsCanonicalEvents
+    }
+
+    private mutating func parseLines() throws(EvemuParseError) {
         var start = 0
         while start < bytes.count {
+            lineNumber += 1
+            if readsCanonicalEvents, let next = appendCanonicalEvent(at: start) {
+                start = next
+                continue
+            }
             var end = start
             while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
-            lineNumber += 1
             position = start
             lineEnd = end
             if lineEnd > position && bytes[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
             try parseLine()
             start = end + 1
         }
-        return EvemuRecording(description: sawDescription ? description : nil, events: events)
     }
 
-    /// Lines starting with `E` bound the number of events; reserving once avoids regrowth.
-    private func estimatedEventCount() -> Int {
-        var count = 0
-        var atLineStart = true
-        for byte in bytes {
-            if atLineStart && byte == UInt8(ascii: "E") { count += 1 }
-            atLineStart = byte == UInt8(ascii: "\n")
-        }
-        return count
+    @inline(__always) private mutating func append(_ event: RawEvent) {
+        precondition(eventCount < events.count, "an E: line shorter than \(Self.shortestEventLine) bytes")
+        events.initializeElement(at: eventCount, to: event)
+        eventCount += 1
     }
+
+    // MARK: The common line
+
+    /// Reads the line at `start` if it is an `E:` line as evemu-record writes it, appends its
+    /// event and returns where the next line starts; returns nil, having changed nothing, for
+    /// any other line.
+    ///
+    /// The form is evemu's `"E: %lu.%06u %04x %04x %d"` (or `%04d`): `E: ` at the start of the
+    /// line, seconds of 1-12 digits, `.`, exactly 6 digits, exactly 4 hex digits twice, a value
+    /// of an optional `-` and 1-10 digits within `Int32`, single spaces between; then blanks and
+    /// a `#` comment may follow (evemu 2 writes the event's name there), and `\n`, `\r\n`, a
+    /// final `\r` or the end of the text ends the line. The fixed-width fields are read at
+    /// fixed offsets after one bounds check. Each byte is looked at once; `parseLine` would scan
+    /// the line for its end first, skip blanks before and after each field and check each
+    /// field's end separately.
+    @inline(__always) private mutating func appendCanonicalEvent(at start: Int) -> Int? {
+        var i = start
+        guard isByte(UInt8(ascii: "E"), at: i), isByte(UInt8(ascii: ":"), at: i + 1),
+              isByte(UInt8(ascii: " "), at: i + 2) else { return nil }
+        i += 3
+        guard let seconds = decimalDigits(at: &i, atMost: 12) else { return nil }
+        // `.dddddd hhhh hhhh ` and at least one digit of the value.
+        guard bytes.count - i >= 19, bytes[i] == UInt8(ascii: "."), bytes[i + 7] == UInt8(ascii: " "),
+              bytes[i + 12] == UInt8(ascii: " "), bytes[i + 17] == UInt8(ascii: " "),
+              let micros = sixDecimalDigits(at: i + 1), let type = fourHexDigits(at: i + 8),
+              let code = fourHexDigits(at: i + 13) else { return nil }
+        i += 18
+        let negative = bytes[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        guard let magnitude = decimalDigits(at: &i, atMost: 10),
+              let value = Int32(exactly: negative ? -magnitude : magnitude),
+              let next = nextLine(afterFieldsAt: i) else { return nil }
+        append(RawEvent(time: Instant(seconds: seconds, microseconds: micros), type: type, code: code, value: value))
+        return next
+    }
+
+    /// Where the next line starts, when only blanks and a `#` comment follow `index` on its line;
+    /// nil when anything else does.
+    @inline(__always) private func nextLine(afterFieldsAt index: Int) -> Int? {
+        var i = index
+        while i < bytes.count && (bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t")) { i += 1 }
+        if i < bytes.count && bytes[i] == UInt8(ascii: "#") {
+            while i < bytes.count && bytes[i] != UInt8(ascii: "\n") { i += 1 }
+        }
+        if i < bytes.count && bytes[i] == UInt8(ascii: "\r") { i += 1 }
+        guard i < bytes.count else { return i }
+        return bytes[i] == UInt8(ascii: "\n") ? i + 1 : nil
+    }
+
+    @inline(__always) private func isByte(_ byte: UInt8, at index: Int) -> Bool {
+        index < bytes.count && bytes[index] == byte
+    }
+
+    /// The run of decimal digits at `index`, moving `index` past it; nil when there is none or
+    /// it is longer than `limit` (a longer run may still be valid, with leading zeros: the
+    /// general path decides).
+    @inline(__always) private func decimalDigits(at index: inout Int, atMost limit: Int) -> Int64? {
+        let first = index
+        var value: Int64 = 0
+        while index < bytes.count, let digit = Self.decimalDigit(bytes[index]) {
+            value = value &* 10 &+ Int64(digit)
+            index += 1
+        }
+        let count = index - first
+        return count > 0 && count <= limit ? value : nil
+    }
+
+    /// The 6 decimal digits at `index` (the caller checked they are in bounds).
+    @inline(__always) private func sixDecimalDigits(at index: Int) -> Int64? {
+        var value: Int64 = 0
+        for offset in 0..<6 {
+            guard let digit = Self.decimalDigit(bytes[index + offset]) else { return nil }
+            value = value &* 10 &+ Int64(digit)
+        }
+        return value
+    }
+
+    /// The 4 hex digits at `index` (the caller checked they are in bounds).
+    @inline(__always) private func fourHexDigits(at index: Int) -> UInt16? {
+        var value: UInt16 = 0
+        for offset in 0..<4 {
+            guard let digit = Self.hexDigit(bytes[index + offset]) else { return nil }
+            value = value &<< 4 | UInt16(digit)
+        }
+        return value
+    }
+
+    // MARK: Any line
 
     private mutating func parseLine() throws(EvemuParseError) {
         skipSpaces()
@@ -68,7 +195,7 @@ struct EvemuTextParser {
         let code = try hex16(field: "event code")
         let value = try decimal32(field: "event value")
         try endOfLine()
-        events.append(RawEvent(time: time, type: type, code: code, value: value))
+        append(RawEvent(time: time, type: type, code: code, value: value))
     }
 
     /// `N: name`: the rest of the line, without surrounding spaces.
