@@ -170,7 +170,10 @@ struct EvemuTextParser {
         skipSpaces()
         guard position < lineEnd, bytes[position] != UInt8(ascii: "#") else { return }
         let tag = bytes[position]
-        guard position + 1 < lineEnd, bytes[position + 1] == UInt8(ascii: ":") else {
+        // A tag outside ASCII is the first byte of a longer character (or, read from raw bytes,
+        // of an invalid sequence that a String would have replaced with U+FFFD): either way no
+        // ':' follows it in the text as a String, so `parse(bytes:)` says what `parse(_:)` says.
+        guard tag < 0x80, position + 1 < lineEnd, bytes[position + 1] == UInt8(ascii: ":") else {
             throw failure("expected a line of the form 'X: ...'")
         }
         position += 2
