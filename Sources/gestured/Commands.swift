@@ -100,10 +100,11 @@ enum ReplayCommand {
         out.flush()
     }
 
+    /// Reads and parses a recording as bytes: no `String` of the whole file is built.
     private static func parse(_ path: String) throws(CommandFailure) -> EvemuRecording {
-        let text: String
-        do { text = try readTextFile(path: path) } catch { throw CommandFailure(ExitStatus.failure, "\(error)") }
-        do { return try EvemuRecording.parse(text, sysname: sysname) } catch {
+        let bytes: [UInt8]
+        do { bytes = try readFile(path: path) } catch { throw CommandFailure(ExitStatus.failure, "\(error)") }
+        do { return try EvemuRecording.parse(bytes: bytes, sysname: sysname) } catch {
             throw CommandFailure(ExitStatus.failure, "\(path): \(error)")
         }
     }

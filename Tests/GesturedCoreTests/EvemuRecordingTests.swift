@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GesturedCore
+import GesturedTestSupport
 import Testing
 
 @Suite struct EvemuRecordingTests {
@@ -154,6 +155,65 @@ import Testing
         #expect(zip(events, events.dropFirst()).allSatisfy { $0.time < $1.time })
     }
 
+    // MARK: Bytes and String
+
+    /// `parse(bytes:)` against `parse(String(decoding:))`: the same recording, or the same error.
+    static func expectBytesAsString(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+        func outcome(_ parse: () throws(EvemuParseError) -> EvemuRecording) -> String {
+            do throws(EvemuParseError) {
+                let recording = try parse()
+                return "\(recording.events) \(String(describing: recording.description))"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(outcome { () throws(EvemuParseError) in try EvemuRecording.parse(bytes: bytes, sysname: "event0") }
+                == outcome { () throws(EvemuParseError) in try EvemuRecording.parse(text, sysname: "event0") },
+                "\(bytes)", sourceLocation: sourceLocation)
+    }
+
+    @Test func bytesParseAsTheirString() {
+        let ok = Array("N: Device\nE: 1.000000 0003 0035 1\n".utf8)
+        Self.expectBytesAsString(ok)
+        Self.expectBytesAsString(Array(Self.isdv4.utf8))
+        Self.expectBytesAsString([])
+    }
+
+    /// Invalid UTF-8 becomes U+FFFD in a String; through bytes the parser sees the raw bytes.
+    /// Neither is ever a digit, a blank, '#', ':' or a tag, so the outcome is the same: a
+    /// non-ASCII tag is "expected a line of the form", a name decodes the same way.
+    @Test(arguments: [
+        [0xff, 0x3a, 0x20, 0x31],  // "\u{ff}: 1": the byte is no tag
+        Array("é: 1".utf8),
+        [0xc3, 0x3a, 0x20, 0x31],  // a lead byte cut short, then ':'
+        Array("N: caf".utf8) + [0xe9, 0x20, 0xff, 0xfe] + Array("  \nE: 1.000000 0003 0035 1".utf8),
+        Array("E: 1.000000 0003 0035 1".utf8) + [0xff],
+        Array("E: 1.000000 0003 0035 1 ".utf8) + [0xff],
+        Array("E: 1.000000 0003 0035 1 # ".utf8) + [0xff, 0xc3] + Array("\nE: 2.0 0 0 0".utf8),
+        Array("E: 1.000000 00".utf8) + [0x80] + Array("3 0035 1".utf8),
+        Array("B: 01 ".utf8) + [0xc3],
+        [0xef, 0xbb, 0xbf] + Array("E: 1.000000 0003 0035 1".utf8),  // a BOM is not a tag either
+    ])
+    func invalidUTF8ParsesAsItsRepair(bytes: [UInt8]) {
+        Self.expectBytesAsString(bytes)
+    }
+
+    /// Random bytes, high ones included, edited into a small recording.
+    @Test func randomBytesParseAsTheirString() {
+        let base = Array("N: Device\nA: 35 0 100 0 0\nE: 1.000000 0003 0035 -12 # c\r\nE: 2.5 3 35 7\n".utf8)
+        var random = SplitMix64(seed: 0x62_79_74_65_73)
+        for _ in 0..<5_000 {
+            var bytes = base
+            for _ in 0...(random.next() % 4) {
+                let index = Int(random.next() % UInt64(bytes.count))
+                let byte = random.next() % 2 == 0 ? UInt8(truncatingIfNeeded: random.next()) : 0x80 | UInt8(truncatingIfNeeded: random.next())
+                if random.next() % 2 == 0 { bytes[index] = byte } else { bytes.insert(byte, at: index) }
+            }
+            Self.expectBytesAsString(bytes)
+        }
+    }
+
     // MARK: Real recordings (../shared/fixtures/evemu-devices)
 
     @Test(arguments: [
@@ -186,6 +246,7 @@ import Testing
         #expect(files.count >= 20)
         for file in files {
             let recording = try EvemuRecording.parse(try Fixtures.read(directory + "/" + file), sysname: "event0")
+            Self.expectBytesAsString(try Fixtures.readBytes(directory + "/" + file))
             if file.hasSuffix(".events") {
                 #expect(!recording.events.isEmpty, "\(file)")
                 #expect(zip(recording.events, recording.events.dropFirst()).allSatisfy { $0.time <= $1.time },
@@ -210,8 +271,12 @@ enum Fixtures {
     struct ReadError: Error { var path: String }
 
     static func read(_ path: String) throws -> String {
+        String(decoding: try readBytes(path), as: UTF8.self)
+    }
+
+    static func readBytes(_ path: String) throws -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else { throw ReadError(path: path) }
-        return String(decoding: data, as: UTF8.self)
+        return [UInt8](data)
     }
 }
 

@@ -86,5 +86,14 @@ func becomesReadable(_ fd: FileDescriptor, by deadline: Instant) -> Bool {
         #expect(throws: SystemError(operation: "open", path: directory.path + "/missing", errno: .noSuchFile)) {
             try readFile(path: directory.path + "/missing")
         }
+        #expect(try readFile(path: path, limit: text.utf8.count) == Array(text.utf8))
+    }
+
+    /// The buffer is sized from fstat; a file whose size says nothing (procfs: 0) still reads
+    /// whole.
+    @Test func readsFilesLargerThanTheirStatSize() throws {
+        let status = String(decoding: try readFile(path: "/proc/self/status"), as: UTF8.self)
+        #expect(status.hasPrefix("Name:"))
+        #expect(status.contains("\nVmRSS:"))
     }
 }
