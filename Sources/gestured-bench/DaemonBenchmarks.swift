@@ -63,31 +63,33 @@ enum DaemonBenchmarks {
 
     // MARK: Start-up
 
-    /// From spawning `gestured run` (no devices) to its socket accepting a connection.
+    /// From spawning `gestured run` (no devices) to its `READY=1` (sd_notify, as systemd sees
+    /// it: the benchmark is the service manager's end of `NOTIFY_SOCKET`). The daemon sends it
+    /// once its socket listens, which is checked after each sample.
     static func startup(_ gestured: String, scratch: String, runs: Int, log: (String) -> Void) throws -> Figure {
         let config = scratch + "/startup.json5"
         try TestEnvironment.writeFile(path: config, "{ screen: { width: 1280, height: 800 }, views: [{ id: \"root\" }] }\n")
         var samples: [Double] = []
         for run in 0...runs {
             let socket = scratch + "/startup-\(run).sock"
+            let manager = try NotifySocket(address: scratch + "/notify-\(run).sock")
             let start = Clock.nanoseconds()
             let daemon = try Subprocess(gestured, ["run", "--socket", socket, "--config", config],
-                                        stdout: .discard, stderr: .discard)
-            var connected = false
-            while Clock.nanoseconds() - start < 5_000_000_000 {
-                if tryConnect(socket) { connected = true; break }
-                usleep(100)
+                                        environment: ["NOTIFY_SOCKET": manager.address], stdout: .discard, stderr: .discard)
+            let ready = try manager.wait(deadline: deadline(milliseconds: 5_000)) {
+                $0.split(separator: "\n").contains("READY=1")
             }
             let elapsed = Double(Clock.nanoseconds() - start) / 1e6
+            let accepts = tryConnect(socket)
             daemon.send(signal: SIGTERM)
             _ = try daemon.wait(deadline: deadline(milliseconds: 5_000))
-            guard connected else { throw BenchError("the daemon never accepted on \(socket)") }
+            guard ready != nil else { throw BenchError("the daemon never sent READY=1") }
+            guard accepts else { throw BenchError("READY=1 came before \(socket) accepted") }
             if run > 0 { samples.append(elapsed) }
         }
-        var f = Figure(name: "start-up to socket accepting (no devices)", unit: "ms", samples: samples)
+        var f = Figure(name: "start-up to READY=1 (no devices)", unit: "ms", samples: samples)
         f.target = "≤ 50 ms"; f.met = f.median <= 50
-        f.note = "READY=1 not sent yet; measured to the socket accepting"
-        log("  start-up: \(Format.number(f.median)) ms")
+        log("  start-up: \(Format.number(f.median)) ms to READY=1")
         return f
     }
 
