@@ -103,10 +103,12 @@ run: build
 		set -x; exec "$$bin/gestured" run --socket "$$runtime/gestured.sock"; \
 	fi
 
-## test: every test, including the umockdev ones (they need deps). The release binary is built
-## first: the install test installs it and checks it needs no Swift library.
+## test: every test, including the umockdev ones (they need deps). The release binaries are built
+## first: the install test installs gestured and checks it needs no Swift library, and the
+## allocation test runs the optimized gestured-bench's alloc-check.
 test: deps
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured-bench
 	$(SWIFT) build --build-tests $(SWIFTPM_FLAGS)
 	$(SWIFT) test $(SWIFTPM_FLAGS) $(SWIFT_TEST_FLAGS)
 

@@ -35,7 +35,8 @@ let package = Package(
                           dependencies: ["GesturedBenchKit", "GesturedCore", "GesturedIO", "GesturedTestSupport",
                                          "CBenchSupport"]),
         .testTarget(name: "GesturedCoreTests", dependencies: ["GesturedCore", "GesturedTestSupport"]),
-        .testTarget(name: "GesturedBenchTests", dependencies: ["GesturedBenchKit", "GesturedCore", "CBenchSupport"]),
+        .testTarget(name: "GesturedBenchTests",
+                    dependencies: ["GesturedBenchKit", "GesturedCore", "CBenchSupport", "GesturedIO", "GesturedTestSupport"]),
         .testTarget(name: "GesturedConfigTests", dependencies: ["GesturedConfig", "GesturedCore"]),
         // Test support: umockdev files from evemu descriptions, subprocesses, a line client.
         // Also uinput devices from evemu descriptions and a recording player (UinputDevice).

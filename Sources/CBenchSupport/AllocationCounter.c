@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <errno.h>
+#include <malloc.h>
 #include <valgrind/callgrind.h>
 #include "CBenchSupport.h"
 
@@ -18,10 +19,17 @@ extern void *__libc_memalign(size_t, size_t);
 extern void __libc_free(void *);
 
 static __thread uint64_t allocations;
+static __thread int trap_allocations;
 
 uint64_t bench_thread_allocations(void) { return allocations; }
 
-void *malloc(size_t size) { allocations++; return __libc_malloc(size); }
+void bench_trap_allocations(int on) { trap_allocations = on; }
+
+void *malloc(size_t size) {
+    if (trap_allocations) __builtin_trap();
+    allocations++;
+    return __libc_malloc(size);
+}
 void *calloc(size_t n, size_t size) { allocations++; return __libc_calloc(n, size); }
 void *realloc(void *p, size_t size) { allocations++; return __libc_realloc(p, size); }
 void free(void *p) { __libc_free(p); }
@@ -34,6 +42,8 @@ int posix_memalign(void **out, size_t alignment, size_t size) {
     *out = p;
     return 0;
 }
+
+void bench_malloc_trim(void) { malloc_trim(0); }
 
 void bench_callgrind_start(void) { CALLGRIND_START_INSTRUMENTATION; }
 void bench_callgrind_stop(void) { CALLGRIND_STOP_INSTRUMENTATION; }

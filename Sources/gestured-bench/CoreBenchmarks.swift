@@ -24,18 +24,7 @@ enum CoreBenchmarks {
         for scenario in Scenario.all {
             let stream = streams[scenario.gesture] ?? FrameStream.generate(scenario.gesture, frames: frames)
             streams[scenario.gesture] = stream
-            // Allocations: counted frame by frame on a second pass over the stream, after a first
-            // pass has grown every reused buffer to its working size (steady state).
-            var counted = try CoreRunner(scenario)
-            counted.run(stream)
-            var all: UInt64 = 0, steady: UInt64 = 0, steadyFrames = 0
-            for frame in stream.frames {
-                let before = threadAllocations()
-                counted.run(stream.events[frame.range])
-                let n = threadAllocations() - before
-                all += n
-                if frame.isSteady { steady += n; steadyFrames += 1 }
-            }
+            let (all, steady, steadyFrames, lines) = try allocations(scenario, stream)
             // Time: whole streams on fresh pipelines, the first run a warm-up.
             var samples: [Double] = []
             for run in 0...runs {
@@ -49,12 +38,64 @@ enum CoreBenchmarks {
                                 perFrame: Figure(name: "core \(scenario)", unit: "µs/frame", samples: samples),
                                 allocationsPerFrame: Double(all) / Double(stream.frames.count),
                                 allocationsPerSteadyFrame: steadyFrames == 0 ? 0 : Double(steady) / Double(steadyFrames),
-                                steadyFrames: steadyFrames, frames: stream.frames.count, lines: counted.lines)
+                                steadyFrames: steadyFrames, frames: stream.frames.count, lines: lines)
             log("  \(Format.pad(scenario.description, 24)) \(Format.pad(Format.number(result.perFrame.median), 8, right: true)) µs/frame"
                 + "  allocs/frame \(Format.number(result.allocationsPerFrame)) (steady \(Format.number(result.allocationsPerSteadyFrame)))")
             results.append(result)
         }
         return results
+    }
+
+    /// Allocations counted frame by frame on a second pass over the stream, after a first pass has
+    /// grown every reused buffer to its working size: over all frames, over the steady ones (only
+    /// moves of touches already down), how many steady frames, and the lines encoded.
+    static func allocations(_ scenario: Scenario, _ stream: FrameStream) throws
+        -> (all: UInt64, steady: UInt64, steadyFrames: Int, lines: Int) {
+        var counted = try CoreRunner(scenario)
+        counted.run(stream)
+        var all: UInt64 = 0, steady: UInt64 = 0, steadyFrames = 0
+        for frame in stream.frames {
+            let before = threadAllocations()
+            counted.run(stream.events[frame.range])
+            let n = threadAllocations() - before
+            all += n
+            if frame.isSteady { steady += n; steadyFrames += 1 }
+        }
+        return (all, steady, steadyFrames, counted.lines)
+    }
+
+    /// `alloc-check`: every scenario's steady frames, in this (optimized) build; false when any
+    /// allocates. `make test` runs it through `SteadyStateAllocationTests`.
+    static func allocationCheck() throws -> Bool {
+        var clean = true
+        for scenario in Scenario.all {
+            let (_, steady, steadyFrames, _) = try allocations(scenario, FrameStream.generate(scenario.gesture, frames: frames))
+            print("\(scenario): \(steady) allocations over \(steadyFrames) steady frames")
+            if steady > 0 || steadyFrames == 0 { clean = false }
+        }
+        return clean
+    }
+
+    /// `alloc-trace`: the first allocating steady frame of the second pass, trapped at its malloc.
+    static func allocationTrace(_ scenario: Scenario) throws {
+        let stream = FrameStream.generate(scenario.gesture, frames: frames)
+        var probe = try CoreRunner(scenario)
+        probe.run(stream)
+        var culprit: Int?
+        for (index, frame) in stream.frames.enumerated() where culprit == nil {
+            let before = threadAllocations()
+            probe.run(stream.events[frame.range])
+            if frame.isSteady && threadAllocations() != before { culprit = index }
+        }
+        guard let culprit else { print("no steady frame allocates"); return }
+        print("steady frame \(culprit) allocates; trapping there")
+        var runner = try CoreRunner(scenario)
+        runner.run(stream)
+        for (index, frame) in stream.frames.enumerated() {
+            if index == culprit { bench_trap_allocations(1) }
+            runner.run(stream.events[frame.range])
+        }
+        print("the allocation did not repeat")
     }
 
     /// The callgrind child: one warm-up pass, then the measured pass between client requests.
@@ -82,15 +123,21 @@ enum CoreBenchmarks {
         runner.run(stream)
         var samples: [Double] = []
         var frames = 0, nextSample = 0
+        // RSS after malloc_trim: the memory the process holds, not what glibc keeps cached from
+        // the benchmarks that ran before (a trim between two samples once read as a 1.1 MB drop).
+        func rss() -> Double {
+            bench_malloc_trim()
+            return Double(DaemonBenchmarks.status(getpid())["VmRSS"] ?? 0) / 1024
+        }
         while frames < 1_000_000 {
             if frames >= nextSample {
-                samples.append(Double(DaemonBenchmarks.status(getpid())["VmRSS"] ?? 0) / 1024)
+                samples.append(rss())
                 nextSample += 100_000
             }
             runner.run(stream)
             frames += stream.frames.count
         }
-        samples.append(Double(DaemonBenchmarks.status(getpid())["VmRSS"] ?? 0) / 1024)
+        samples.append(rss())
         let spread = (samples.max() ?? 0) - (samples.min() ?? 0)
         log("  soak: \(frames) frames, RSS \(samples.map { Format.number($0) }.joined(separator: " ")) MB")
         var f = Figure(name: "RSS spread across a 1M-frame soak (core, in process)", unit: "MB", samples: [spread])

@@ -8,6 +8,8 @@ import Glibc
 ///     gestured-bench [--runs N] [--core-only | --daemon-only] [--out DIR] [--bin DIR-WITH-gestured]
 ///     gestured-bench callgrind-child GESTURE VIEWS RECOGNIZERS   (valgrind runs this)
 ///     gestured-bench write-recording FRAMES PATH   (a pan recording, and PATH.desc)
+///     gestured-bench alloc-trace GESTURE VIEWS RECOGNIZERS   (traps at a steady frame's allocation)
+///     gestured-bench alloc-check   (every scenario's steady frames; exit 1 if any allocates)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -17,6 +19,23 @@ if arguments.first == "callgrind-child" {
         fatalError("usage: gestured-bench callgrind-child GESTURE VIEWS RECOGNIZERS")
     }
     try CoreBenchmarks.callgrindChild(Scenario(gesture: gesture, views: views, recognizers: recognizers))
+    exit(0)
+}
+
+if arguments.first == "alloc-check" {
+    exit(try CoreBenchmarks.allocationCheck() ? 0 : 1)
+}
+
+if arguments.first == "alloc-trace" {
+    // Finds the first steady frame of the allocation pass that allocates, then replays the same
+    // passes on a fresh pipeline and traps at that frame's first malloc: the crash backtrace
+    // names the allocation.
+    arguments.removeFirst()
+    guard arguments.count == 3, let gesture = Scenario.Gesture(rawValue: arguments[0]), let views = Int(arguments[1]),
+          let recognizers = Scenario.Recognizers(rawValue: arguments[2]) else {
+        fatalError("usage: gestured-bench alloc-trace GESTURE VIEWS RECOGNIZERS")
+    }
+    try CoreBenchmarks.allocationTrace(Scenario(gesture: gesture, views: views, recognizers: recognizers))
     exit(0)
 }
 

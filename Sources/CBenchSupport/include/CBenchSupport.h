@@ -8,6 +8,13 @@
 /// whole process of any executable that links this target, and forward to glibc's `__libc_*`.
 uint64_t bench_thread_allocations(void);
 
+/// While on, the calling thread's next `malloc` traps (SIGILL), so that a crash backtrace names
+/// who allocates (`gestured-bench alloc-trace`).
+void bench_trap_allocations(int on);
+
+/// Returns glibc's free memory to the system (`malloc_trim(0)`), before an RSS sample.
+void bench_malloc_trim(void);
+
 /// Callgrind client requests (no-ops outside valgrind): the benchmark measures only the region
 /// between start and stop when run with `--instr-atstart=no`.
 void bench_callgrind_start(void);

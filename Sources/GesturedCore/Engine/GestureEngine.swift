@@ -148,6 +148,9 @@ public struct GestureEngine: Sendable {
 
     // MARK: Inputs
 
+    /// How many recognizers the engine runs (for callers sizing their event buffers).
+    public var recognizerCount: Int { slots.count }
+
     /// The earliest instant at which `advance(to:into:)` has work, or nil.
     public var nextDeadline: Instant? {
         var earliest: Instant?

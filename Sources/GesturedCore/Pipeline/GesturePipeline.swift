@@ -53,6 +53,14 @@ public struct GesturePipeline: Sendable {
     public init(configuration: Configuration, screen: Size) throws(GestureEngine.BuildError) {
         self.screen = screen
         engine = try GestureEngine(views: configuration.views, screen: screen)
+        reserveEventCapacity()
+    }
+
+    /// Sizes the frame's event buffer for the busiest frames up front (a recognizer rarely
+    /// reports more than a few transitions in one frame), so that a frame busier than any before
+    /// it does not grow the buffer mid-frame: steady frames allocate nothing.
+    private mutating func reserveEventCapacity() {
+        gestureEvents.reserveCapacity(4 * engine.recognizerCount + 16)
     }
 
     /// The screen in points: the config's, else the first device's physical size (see
@@ -154,6 +162,7 @@ public struct GesturePipeline: Sendable {
         engine.cancelAll(now: now, into: &gestureEvents)
         for event in gestureEvents { output.append(.gesture(event)) }
         engine = fresh
+        reserveEventCapacity()
     }
 
     /// Applies a runtime change to a view (see `GestureEngine.change(_:of:now:into:)`): hiding
