@@ -224,9 +224,17 @@ public enum LineEncoder {
 
         /// Keys are plain ASCII literals: they never need quoting or escaping.
         private mutating func key(_ key: StaticString) {
+            let n = key.utf8CodeUnitCount
+            reserve(n &+ 5)   // one check for the key and its punctuation
             switch format {
-            case .text: byte(UInt8(ascii: " ")); literal(key); byte(UInt8(ascii: "="))
-            case .json: literal(#",""#); literal(key); literal(#"":"#)
+            case .text:
+                base[count] = UInt8(ascii: " "); count &+= 1
+                copy(UnsafeBufferPointer(start: key.utf8Start, count: n))
+                base[count] = UInt8(ascii: "="); count &+= 1
+            case .json:
+                base[count] = UInt8(ascii: ","); base[count &+ 1] = UInt8(ascii: "\""); count &+= 2
+                copy(UnsafeBufferPointer(start: key.utf8Start, count: n))
+                base[count] = UInt8(ascii: "\""); base[count &+ 1] = UInt8(ascii: ":"); count &+= 2
             }
         }
 
@@ -340,23 +348,20 @@ public enum LineEncoder {
             guard scaled < 9e18 else { return literal(value < 0 ? "-9e18" : "9e18") }
             let units = UInt64(scaled)
             if value < 0 && units != 0 { byte(UInt8(ascii: "-")) }
-            // The digits of `units`, at least one before the point, with the point before the
-            // last `decimals`: one right-to-left pass (not integer and fraction apart).
-            var length = 1
-            var power: UInt64 = 10
-            while length < 20 && units >= power { length += 1; power = power &* 10 }
-            length = max(length, decimals &+ 1)
-            let total = decimals > 0 ? length &+ 1 : length
-            reserve(total)
-            var end = count &+ total
-            var rest = units
-            for i in 0..<length {
-                if i == decimals && decimals > 0 { end &-= 1; base[end] = UInt8(ascii: ".") }
-                end &-= 1
-                base[end] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
+            // Integer part and fraction by a constant power of ten (a multiplication, where a
+            // divisor known only at run time costs a hardware division).
+            let (integer, fraction): (UInt64, UInt64) = switch decimals {
+            case 0: (units, 0)
+            case 1: (units / 10, units % 10)
+            case 2: (units / 100, units % 100)
+            case 3: (units / 1_000, units % 1_000)
+            case 4: (units / 10_000, units % 10_000)
+            default: (units / UInt64(scale), units % UInt64(scale))
             }
-            count &+= total
+            digits(integer, width: 1)
+            guard decimals > 0 else { return }
+            byte(UInt8(ascii: "."))
+            digits(fraction, width: decimals)
         }
 
         /// `seconds.micros` with exactly six decimals, as `Instant.description`.
@@ -372,12 +377,24 @@ public enum LineEncoder {
         /// The decimal digits of `n`, zero-padded on the left to `width`, written right to left
         /// two at a time.
         private mutating func digits(_ n: UInt64, width: Int) {
+            let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+            // Most numbers here are one or two digits (a fraction with 2 decimals, a count).
+            if n < 10 && width <= 1 {
+                reserve(1)
+                base[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n); count &+= 1
+                return
+            }
+            if n < 100 && (width == 2 || (n >= 10 && width <= 1)) {
+                reserve(2)
+                let pair = Int(n) &* 2
+                base[count] = pairs.utf8Start[pair]; base[count &+ 1] = pairs.utf8Start[pair &+ 1]; count &+= 2
+                return
+            }
             var length = 1
             var power: UInt64 = 10
             while length < 20 && n >= power { length += 1; power = power &* 10 }
             let total = max(length, width)
             reserve(total)
-            let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
             var end = count &+ total
             var rest = n
             while rest >= 100 {

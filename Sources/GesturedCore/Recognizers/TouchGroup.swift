@@ -16,6 +16,8 @@ struct TouchGroup: Sendable {
     private(set) var members: [Member] = []
     /// `translation = centroid − origin`.
     private var origin = Point.zero
+    /// Where `move` starts looking (a hint: any value is correct).
+    private var searchStart = 0
 
     init() { members.reserveCapacity(5) }
 
@@ -45,11 +47,23 @@ struct TouchGroup: Sendable {
     }
 
     /// Moves a touch; its position in the group (down order), nil when it is not in the group.
+    ///
+    /// A frame's updates usually come in the order the touches are kept (slot order, down
+    /// order), so the search starts after the member found last and wraps around: one comparison
+    /// per move instead of a scan from the start.
     @discardableResult
     mutating func move(_ id: TouchID, to location: Point) -> Int? {
-        guard let i = members.firstIndex(where: { $0.id == id }) else { return nil }
-        members[i].location = location
-        return i
+        let n = members.count
+        var i = searchStart < n ? searchStart : 0
+        for _ in 0..<n {
+            if members[i].id == id {
+                members[i].location = location
+                searchStart = i &+ 1
+                return i
+            }
+            i = i &+ 1 == n ? 0 : i &+ 1
+        }
+        return nil
     }
 
     /// The first two touches, or nil with fewer than two (read in place, not through a copy of
