@@ -27,20 +27,38 @@ public struct ViewTree: Sendable {
         public var depth: Int
         /// The recognizers attached, in config order.
         public var gestures: [GestureSpec]
+        /// With many children: where each can be hit (`ChildGrid`).
+        var childGrid: ChildGrid?
     }
 
     /// UIKit ignores views whose alpha is below this (`hitTest(_:with:)` documentation).
     public static let minimumHitTestAlpha = 0.01
 
+    /// From how many children a view gets a `ChildGrid`. Below it, asking every child is about
+    /// as quick as finding the cell (32 side by side: 182 ns per touch-down without a grid).
+    static let childGridThreshold = 16
+
     public private(set) var nodes: [Node] = []
     /// Top-level views, back to front.
     public private(set) var roots: [Index] = []
+    /// The top-level views' grid over the screen, when there are many.
+    private var rootGrid: ChildGrid?
     public let screen: Size
+    private let childGridThreshold: Int
 
     public init(views: [ViewSpec], screen: Size) {
+        self.init(views: views, screen: screen, childGridThreshold: Self.childGridThreshold)
+    }
+
+    /// - Parameter childGridThreshold: from how many children a view gets a grid (tests compare
+    ///   trees with and without grids).
+    init(views: [ViewSpec], screen: Size, childGridThreshold: Int) {
         self.screen = screen
+        self.childGridThreshold = childGridThreshold
         let bounds = Rect(x: 0, y: 0, width: screen.width, height: screen.height)
         for view in views { roots.append(add(view, parent: nil, parentBounds: bounds, depth: 0)) }
+        for index in nodes.indices { rebuildGrid(of: index) }
+        rebuildRootGrid()
     }
 
     private mutating func add(_ spec: ViewSpec, parent: Index?, parentBounds: Rect, depth: Int) -> Index {
@@ -73,8 +91,21 @@ public struct ViewTree: Sendable {
         switch change {
         case .hidden(let hidden): nodes[view].isHidden = hidden
         case .userInteractionEnabled(let enabled): nodes[view].isUserInteractionEnabled = enabled
-        case .frame(let frame): nodes[view].frame = frame
+        case .frame(let frame):
+            nodes[view].frame = frame
+            // Its own grid spans its bounds; its parent's (or the screen's) holds where it is.
+            rebuildGrid(of: view)
+            if let parent = nodes[view].parent { rebuildGrid(of: parent) } else { rebuildRootGrid() }
         }
+    }
+
+    private mutating func rebuildGrid(of view: Index) {
+        nodes[view].childGrid = nodes[view].children.count >= childGridThreshold
+            ? ChildGrid(children: nodes[view].children, in: nodes[view].frame.size, of: self) : nil
+    }
+
+    private mutating func rebuildRootGrid() {
+        rootGrid = roots.count >= childGridThreshold ? ChildGrid(children: roots, in: screen, of: self) : nil
     }
 
     /// Whether `view` and each of its ancestors are visible and interactive: only then can the
@@ -98,6 +129,15 @@ public struct ViewTree: Sendable {
 
     /// The deepest, frontmost interactive view containing `point` (screen coordinates).
     public func hitTest(_ point: Point) -> Index? {
+        if let grid = rootGrid, let cell = grid.cell(of: point) {
+            for i in cell {
+                let root = grid.candidates[i]
+                if let hit = hitTest(root, point - Vector(dx: nodes[root].frame.minX, dy: nodes[root].frame.minY)) {
+                    return hit
+                }
+            }
+            return nil
+        }
         for root in roots.reversed() {
             if let hit = hitTest(root, point - Vector(dx: nodes[root].frame.minX, dy: nodes[root].frame.minY)) {
                 return hit
@@ -113,6 +153,14 @@ public struct ViewTree: Sendable {
     private func hitTest(_ view: Index, _ point: Point) -> Index? {
         guard !nodes[view].isHidden, nodes[view].isUserInteractionEnabled,
               nodes[view].alpha >= Self.minimumHitTestAlpha, pointInside(view, point) else { return nil }
+        if let grid = nodes[view].childGrid, let cell = grid.cell(of: point) {
+            for i in cell {
+                let child = grid.candidates[i]
+                let origin = nodes[child].frame.origin
+                if let hit = hitTest(child, Point(x: point.x - origin.x, y: point.y - origin.y)) { return hit }
+            }
+            return view
+        }
         for child in nodes[view].children.reversed() {
             let origin = nodes[child].frame.origin
             if let hit = hitTest(child, Point(x: point.x - origin.x, y: point.y - origin.y)) { return hit }
@@ -164,5 +212,88 @@ public struct ViewTree: Sendable {
             current = nodes[index].parent
         }
         return result
+    }
+}
+
+extension ViewTree {
+    /// Where each child of a view with many children can be hit: a grid of about as many cells
+    /// as children over the view's bounds, each cell listing, front to back, the children whose
+    /// hit area's bounding box meets it (in the view's coordinates). Hit-testing a point asks only
+    /// its cell's children, in the same order as the linear scan, so the answer is the same (a
+    /// child outside the cell cannot contain the point; its subviews can be hit only inside its
+    /// own hit area, rule 2) without visiting every sibling: 256 views side by side cost 1.09 µs
+    /// per touch-down scanned one by one.
+    struct ChildGrid: Sendable {
+        let columns: Int, rows: Int
+        let cellWidth: Double, cellHeight: Double
+        /// Row-major: the children of cell `c` are `candidates[start[c]..<start[c + 1]]`.
+        let start: [Int]
+        let candidates: [Index]
+
+        /// Nil when the bounds are empty or not finite (then every child is asked).
+        init?(children: [Index], in size: Size, of tree: ViewTree) {
+            guard size.width > 0, size.height > 0, size.width.isFinite, size.height.isFinite else { return nil }
+            let side = Int(Double(children.count).squareRoot().rounded(.up))
+            columns = side; rows = side
+            cellWidth = size.width / Double(side); cellHeight = size.height / Double(side)
+            var cells = Array(repeating: [Index](), count: side * side)
+            for child in children.reversed() {
+                let box = tree.hitBox(child)
+                guard box.minX.isFinite, box.maxX.isFinite, box.minY.isFinite, box.maxY.isFinite else {
+                    for c in cells.indices { cells[c].append(child) }   // unknown extent: everywhere
+                    continue
+                }
+                // An empty or inverted box contains no point; one wholly outside the bounds can be
+                // hit only at points outside the grid, which ask every child.
+                guard box.minX <= box.maxX, box.minY <= box.maxY, box.maxX >= 0, box.maxY >= 0,
+                      box.minX < size.width, box.minY < size.height else { continue }
+                let (c0, c1) = (Self.cell(box.minX, cellWidth, side), Self.cell(box.maxX, cellWidth, side))
+                let (r0, r1) = (Self.cell(box.minY, cellHeight, side), Self.cell(box.maxY, cellHeight, side))
+                for r in r0...r1 { for c in c0...c1 { cells[r * side + c].append(child) } }
+            }
+            var start = [0]
+            start.reserveCapacity(cells.count + 1)
+            for cell in cells { start.append(start[start.count - 1] + cell.count) }
+            self.start = start
+            candidates = cells.flatMap { $0 }
+        }
+
+        /// The cell column (or row) of a coordinate, clamped to the grid (closed on both sides,
+        /// so a box touching a cell's edge is listed in it).
+        private static func cell(_ value: Double, _ size: Double, _ count: Int) -> Int {
+            value <= 0 ? 0 : min(count - 1, Int(value / size))
+        }
+
+        /// The range of `candidates` to ask for `point` (the view's coordinates), or nil when the
+        /// point is outside the grid (a hit area grown by negative insets).
+        func cell(of point: Point) -> Range<Int>? {
+            guard point.x >= 0, point.y >= 0, point.x < cellWidth * Double(columns), point.y < cellHeight * Double(rows) else {
+                return nil
+            }
+            let c = min(columns - 1, Int(point.x / cellWidth)) + min(rows - 1, Int(point.y / cellHeight)) * columns
+            return start[c]..<start[c + 1]
+        }
+    }
+
+    /// The bounding box of where `view` can be hit, in its parent's coordinates, padded by a
+    /// millionth of a point on each side so that rounding (the hit test subtracts the origin from
+    /// the point, this adds it to the box) can never leave out a point the view contains.
+    fileprivate func hitBox(_ view: Index) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        let origin = nodes[view].frame.origin
+        var (minX, minY, maxX, maxY): (Double, Double, Double, Double)
+        switch nodes[view].hitShape {
+        case .circle(let center, let radius)?:
+            (minX, minY, maxX, maxY) = (center.x - radius, center.y - radius, center.x + radius, center.y + radius)
+        case .polygon(let vertices)?:
+            guard let first = vertices.first else { return (1, 1, 0, 0) }   // contains nothing
+            (minX, minY, maxX, maxY) = (first.x, first.y, first.x, first.y)
+            for v in vertices { minX = min(minX, v.x); minY = min(minY, v.y); maxX = max(maxX, v.x); maxY = max(maxY, v.y) }
+        case nil:
+            let size = nodes[view].frame.size
+            let area = Rect(x: 0, y: 0, width: size.width, height: size.height).inset(by: nodes[view].hitTestInsets)
+            (minX, minY, maxX, maxY) = (area.minX, area.minY, area.maxX, area.maxY)
+        }
+        let pad = 1e-6
+        return (origin.x + minX - pad, origin.y + minY - pad, origin.x + maxX + pad, origin.y + maxY + pad)
     }
 }
