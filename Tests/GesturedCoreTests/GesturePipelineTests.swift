@@ -113,6 +113,26 @@ struct GesturePipelineTests {
                              "gesture pan cancelled leftDrag", "gesture pan changed rightDrag"])
     }
 
+    /// A gesture line names the device whose touches made it, for a line made by a frame and for
+    /// one made by a deadline (the engine stamps it; recognizers do not follow devices).
+    @Test func gestureLinesNameTheirTouchesDevice() throws {
+        var long = LongPressParameters(); long.minimumPressDuration = Interval(microseconds: 100_000)
+        let config = Configuration(screen: Size(width: 999, height: 999), views: [
+            ViewSpec(id: "root", gestures: [tap("tap"), GestureSpec(id: "hold", kind: .longPress(long))]),
+        ])
+        var run = try Run(config)
+        let a = try run.pipeline.addDevice(Self.panel), b = try run.pipeline.addDevice(Self.other)
+        run.contact(b, slot: 0, id: 1, x: 500, y: 500, ms: 0)
+        run.contact(b, slot: 0, id: -1, ms: 40)                     // a tap on event4, by a frame
+        run.contact(a, slot: 0, id: 1, x: 500, y: 500, ms: 1000)
+        var output: [GesturePipeline.Output] = []
+        run.pipeline.advance(to: Instant(microseconds: 1_200_000), into: &output)   // a hold on event3, by its deadline
+        run.record(output)
+        let gestures = run.lines.filter { $0.hasPrefix("gesture") && !$0.contains(" failed ") }
+            .map { $0.split(separator: " ").filter { $0.hasPrefix("device=") || !$0.contains("=") }.joined(separator: " ") }
+        #expect(gestures == ["gesture tap ended tap device=event4", "gesture longPress began hold device=event3"])
+    }
+
     /// With nobody to receive touch lines, none are made; the gestures are the same, and touch
     /// lines resume (with the view each touch was hit-tested to) once they are wanted again.
     @Test func touchOutputsOnlyWhenReported() throws {

@@ -426,6 +426,7 @@ public struct GestureEngine: Sendable {
         if tracesTransitions { trace.append("\(slots[index].name): \(old.name) → \(phase.name)") }
         var s = sample ?? slots[index].lastSample
         if sample == nil { s.values = .none; s.touches = slots[index].touches.count }
+        s.device = slots[index].lastSample.device   // the device of the frame the recognizer last saw
         slots[index].lastSample = s
         events.append(GestureEvent(type: slots[index].type, state: state, name: slots[index].name,
                                    view: slots[index].viewID, time: now, sample: s,

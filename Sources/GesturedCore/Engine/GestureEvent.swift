@@ -30,6 +30,12 @@ public struct GestureSample: Hashable, Sendable {
     public init(touches: Int, location: Point, device: DeviceName, values: GestureValues) {
         self.touches = touches; self.location = location; self.device = device; self.values = values
     }
+
+    /// A recognizer's sample. Recognizers do not follow devices: the engine sets `device`, the
+    /// one whose frame (or whose last frame, for a deadline) the recognizer saw.
+    init(touches: Int, location: Point, values: GestureValues) {
+        self.init(touches: touches, location: location, device: "", values: values)
+    }
 }
 
 /// One gesture line's worth of information, before encoding.

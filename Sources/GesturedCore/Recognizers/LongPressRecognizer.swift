@@ -33,7 +33,6 @@ public struct LongPressRecognizer: Sendable {
 
     private(set) var state = State.idle
     private var touches = TouchGroup()
-    private var device: DeviceName = ""
 
     init(_ parameters: LongPressParameters) { self.parameters = parameters }
 
@@ -68,7 +67,6 @@ public struct LongPressRecognizer: Sendable {
     mutating func handle(_ updates: ArraySlice<TouchUpdate>, now: Instant) -> Proposal {
         var moved = false
         for update in updates {
-            device = update.device
             let proposal = handle(update, now: now, moved: &moved)
             if case .none = proposal { continue }
             switch proposal {
@@ -140,7 +138,7 @@ public struct LongPressRecognizer: Sendable {
     }
 
     private func sample(start: Instant, now: Instant) -> GestureSample {
-        GestureSample(touches: touches.count, location: touches.centroid, device: device,
+        GestureSample(touches: touches.count, location: touches.centroid,
                       values: .longPress(duration: now - start))
     }
 }

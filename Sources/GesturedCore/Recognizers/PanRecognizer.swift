@@ -27,7 +27,6 @@ public struct PanRecognizer: Sendable {
     private(set) var state = State.idle
     private var touches = TouchGroup()
     private var velocity = VelocityTracker()
-    private var device: DeviceName = ""
     /// Touches lifted during the current frame, while running.
     private var lifted: [TouchID] = []
 
@@ -47,7 +46,6 @@ public struct PanRecognizer: Sendable {
         var moved = false
         lifted.removeAll(keepingCapacity: true)
         for update in updates {
-            device = update.device
             let proposal = handle(update, now: now, moved: &moved)
             if case .none = proposal { continue }
             state = .finished
@@ -124,7 +122,7 @@ public struct PanRecognizer: Sendable {
 
     private func sample() -> GestureSample {
         let v = velocity.velocity
-        return GestureSample(touches: touches.count, location: touches.centroid, device: device,
+        return GestureSample(touches: touches.count, location: touches.centroid,
                              values: .pan(translation: touches.translation, velocity: Vector(dx: v.x, dy: v.y)))
     }
 }

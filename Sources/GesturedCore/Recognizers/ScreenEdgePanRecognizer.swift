@@ -31,7 +31,6 @@ public struct ScreenEdgePanRecognizer: Sendable {
     private(set) var state = State.idle
     private var touches = TouchGroup()
     private var velocity = VelocityTracker()
-    private var device: DeviceName = ""
 
     init(_ parameters: ScreenEdgePanParameters, screen: Size) {
         self.parameters = parameters
@@ -51,7 +50,6 @@ public struct ScreenEdgePanRecognizer: Sendable {
     mutating func handle(_ updates: ArraySlice<TouchUpdate>, now: Instant) -> Proposal {
         var moved = false
         for update in updates {
-            device = update.device
             let proposal = handle(update, now: now, moved: &moved)
             if case .none = proposal { continue }
             state = .finished
@@ -149,7 +147,7 @@ public struct ScreenEdgePanRecognizer: Sendable {
 
     private func sample(_ edge: ScreenEdge) -> GestureSample {
         let v = velocity.velocity
-        return GestureSample(touches: touches.count, location: touches.centroid, device: device,
+        return GestureSample(touches: touches.count, location: touches.centroid,
                              values: .screenEdgePan(translation: touches.translation,
                                                     velocity: Vector(dx: v.x, dy: v.y), edge: edge))
     }

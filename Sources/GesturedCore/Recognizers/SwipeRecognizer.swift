@@ -29,7 +29,6 @@ public struct SwipeRecognizer: Sendable {
 
     private(set) var state = State.idle
     private var touches = TouchGroup()
-    private var device: DeviceName = ""
 
     init(_ parameters: SwipeParameters) { self.parameters = parameters }
 
@@ -53,7 +52,6 @@ public struct SwipeRecognizer: Sendable {
 
     mutating func handle(_ updates: ArraySlice<TouchUpdate>, now: Instant) -> Proposal {
         for update in updates {
-            device = update.device
             let proposal = handle(update, now: now)
             if case .none = proposal { continue }
             state = .finished
@@ -107,7 +105,7 @@ public struct SwipeRecognizer: Sendable {
         }
         guard Angle.atan2(across, along) <= parameters.angleTolerance,
               parameters.direction.contains(direction) else { return .fail }
-        return .recognize(GestureSample(touches: touches.count, location: touches.centroid, device: device,
+        return .recognize(GestureSample(touches: touches.count, location: touches.centroid,
                                         values: .swipe(direction: direction)))
     }
 }

@@ -31,7 +31,6 @@ public struct TapRecognizer: Sendable {
     /// The fingers of the tap in progress (`tapping`). Kept outside the state so that a move
     /// updates them in place: bound out of an enum payload, they would be copied on every frame.
     private var fingers: [Finger] = []
-    private var device: DeviceName = ""
 
     init(_ parameters: TapParameters) { self.parameters = parameters }
 
@@ -59,7 +58,6 @@ public struct TapRecognizer: Sendable {
     }
 
     private mutating func handle(_ update: TouchUpdate, now: Instant) -> Proposal {
-        device = update.device
         switch (state, update.phase) {
         case (.finished, _):
             return .none
@@ -95,7 +93,7 @@ public struct TapRecognizer: Sendable {
             let location = Self.centroid(fingers)
             let taps = completed + 1
             if taps == parameters.numberOfTapsRequired {
-                return .recognize(GestureSample(touches: mostDown, location: location, device: device,
+                return .recognize(GestureSample(touches: mostDown, location: location,
                                                 values: .tap(taps: taps)))
             }
             state = .waiting(completed: taps, first: first ?? location,

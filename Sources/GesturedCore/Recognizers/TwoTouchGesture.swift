@@ -27,7 +27,6 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable {
     private var touches = TouchGroup()
     private var velocity = VelocityTracker()
     private var measure = Measure()
-    private var device: DeviceName = ""
     /// Touches lifted during the current frame, while running.
     private var lifted: [TouchID] = []
 
@@ -44,7 +43,6 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable {
         var moved = false
         lifted.removeAll(keepingCapacity: true)
         for update in updates {
-            device = update.device
             let proposal = handle(update, moved: &moved)
             if case .none = proposal { continue }
             state = .finished
@@ -129,7 +127,7 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable {
     }
 
     private func sample(_ pair: TouchPair) -> GestureSample {
-        GestureSample(touches: touches.count, location: touches.centroid, device: device,
+        GestureSample(touches: touches.count, location: touches.centroid,
                       values: measure.values(pair, velocity: velocity.velocity.x))
     }
 }
