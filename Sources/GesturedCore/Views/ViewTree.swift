@@ -129,21 +129,8 @@ public struct ViewTree: Sendable {
 
     /// The deepest, frontmost interactive view containing `point` (screen coordinates).
     public func hitTest(_ point: Point) -> Index? {
-        if let grid = rootGrid, let cell = grid.cell(of: point) {
-            for i in cell {
-                let root = grid.candidates[i]
-                if let hit = hitTest(root, point - Vector(dx: nodes[root].frame.minX, dy: nodes[root].frame.minY)) {
-                    return hit
-                }
-            }
-            return nil
-        }
-        for root in roots.reversed() {
-            if let hit = hitTest(root, point - Vector(dx: nodes[root].frame.minX, dy: nodes[root].frame.minY)) {
-                return hit
-            }
-        }
-        return nil
+        if let grid = rootGrid, let cell = grid.cell(of: point) { return firstHit(among: grid.candidates[cell], point) }
+        return firstHit(among: roots.reversed(), point)
     }
 
     /// `point` is in `view`'s own coordinates.
@@ -154,18 +141,18 @@ public struct ViewTree: Sendable {
         guard !nodes[view].isHidden, nodes[view].isUserInteractionEnabled,
               nodes[view].alpha >= Self.minimumHitTestAlpha, pointInside(view, point) else { return nil }
         if let grid = nodes[view].childGrid, let cell = grid.cell(of: point) {
-            for i in cell {
-                let child = grid.candidates[i]
-                let origin = nodes[child].frame.origin
-                if let hit = hitTest(child, Point(x: point.x - origin.x, y: point.y - origin.y)) { return hit }
-            }
-            return view
+            return firstHit(among: grid.candidates[cell], point) ?? view
         }
-        for child in nodes[view].children.reversed() {
+        return firstHit(among: nodes[view].children.reversed(), point) ?? view
+    }
+
+    /// The first of `children` (front to back) that a point in their parent's coordinates hits.
+    private func firstHit(among children: some Sequence<Index>, _ point: Point) -> Index? {
+        for child in children {
             let origin = nodes[child].frame.origin
             if let hit = hitTest(child, Point(x: point.x - origin.x, y: point.y - origin.y)) { return hit }
         }
-        return view
+        return nil
     }
 
     /// UIKit's `point(inside:with:)`: the bounds with the hit-test insets applied, or the shape.
