@@ -140,14 +140,21 @@ public enum LineEncoder {
     ///   and numbers are covered by `LineWriter.fixedRoom`).
     static func line(_ kind: StaticString, format: LineFormat, strings: Int, into out: inout [UInt8],
                      _ body: (inout LineWriter) -> Void) {
-        let room = LineWriter.fixedRoom + LineWriter.maximumEscapedLength(strings)
+        write(format: format, room: LineWriter.fixedRoom + LineWriter.maximumEscapedLength(strings), into: &out) { line in
+            line.begin(kind)
+            body(&line)
+            line.end()
+        }
+    }
+
+    /// Appends what `body` writes through a `LineWriter`, given `room` bytes of `out`'s spare
+    /// capacity (the writer traps rather than write past them).
+    static func write(format: LineFormat, room: Int, into out: inout [UInt8], _ body: (inout LineWriter) -> Void) {
         out.append(addingCapacity: room) { span in
             span.withUnsafeMutableBufferPointer { buffer, initialized in
-                var line = LineWriter(buffer, start: initialized, format: format)
-                line.begin(kind)
-                body(&line)
-                line.end()
-                initialized = line.count
+                var writer = LineWriter(buffer, start: initialized, format: format)
+                body(&writer)
+                initialized = writer.count
             }
         }
     }
@@ -419,15 +426,7 @@ public enum LineEncoder {
     /// `value` with exactly `decimals` decimals, rounded half away from zero; non-finite values
     /// (which the recognizers never produce) print as 0 so that JSON stays valid.
     public static func fixed(_ value: Double, decimals: Int) -> String {
-        string { out in
-            out.append(addingCapacity: LineWriter.fixedRoom) { span in
-                span.withUnsafeMutableBufferPointer { buffer, initialized in
-                    var writer = LineWriter(buffer, start: initialized, format: .text)
-                    writer.fixed(value, decimals: decimals)
-                    initialized = writer.count
-                }
-            }
-        }
+        string { write(format: .text, room: LineWriter.fixedRoom, into: &$0) { $0.fixed(value, decimals: decimals) } }
     }
 
     /// How a string prints as a text value: bare when it is a plain token, else quoted.
@@ -437,15 +436,7 @@ public enum LineEncoder {
     static func jsonString(_ s: String) -> String { value(s, format: .json) }
 
     private static func value(_ s: String, format: LineFormat) -> String {
-        var bytes: [UInt8] = []
-        bytes.append(addingCapacity: LineWriter.maximumEscapedLength(s.utf8.count)) { span in
-            span.withUnsafeMutableBufferPointer { buffer, initialized in
-                var writer = LineWriter(buffer, start: initialized, format: format)
-                writer.value(s)
-                initialized = writer.count
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        string { write(format: format, room: LineWriter.maximumEscapedLength(s.utf8.count), into: &$0) { $0.value(s) } }
     }
 }
 
