@@ -24,7 +24,7 @@ enum CoreBenchmarks {
         for scenario in Scenario.all {
             let stream = streams[scenario.gesture] ?? FrameStream.generate(scenario.gesture, frames: frames)
             streams[scenario.gesture] = stream
-            let (all, steady, steadyFrames, lines) = try allocations(scenario, stream)
+            let (all, steady, steadyFrames, lines, _) = try allocations(scenario, stream)
             // Time: whole streams on fresh pipelines, the first run a warm-up.
             var samples: [Double] = []
             for run in 0...runs {
@@ -48,20 +48,24 @@ enum CoreBenchmarks {
 
     /// Allocations counted frame by frame on a second pass over the stream, after a first pass has
     /// grown every reused buffer to its working size: over all frames, over the steady ones (only
-    /// moves of touches already down), how many steady frames, and the lines encoded.
+    /// moves of touches already down), how many steady frames, the lines encoded, and the index
+    /// of the first steady frame that allocates.
     static func allocations(_ scenario: Scenario, _ stream: FrameStream) throws
-        -> (all: UInt64, steady: UInt64, steadyFrames: Int, lines: Int) {
+        -> (all: UInt64, steady: UInt64, steadyFrames: Int, lines: Int, firstAllocatingSteadyFrame: Int?) {
         var counted = try CoreRunner(scenario)
         counted.run(stream)
         var all: UInt64 = 0, steady: UInt64 = 0, steadyFrames = 0
-        for frame in stream.frames {
+        var first: Int?
+        for (index, frame) in stream.frames.enumerated() {
             let before = threadAllocations()
             counted.run(stream.events[frame.range])
             let n = threadAllocations() - before
             all += n
-            if frame.isSteady { steady += n; steadyFrames += 1 }
+            guard frame.isSteady else { continue }
+            steady += n; steadyFrames += 1
+            if n > 0 && first == nil { first = index }
         }
-        return (all, steady, steadyFrames, counted.lines)
+        return (all, steady, steadyFrames, counted.lines, first)
     }
 
     /// `alloc-check`: every scenario's steady frames, in this (optimized) build; false when any
@@ -69,7 +73,7 @@ enum CoreBenchmarks {
     static func allocationCheck() throws -> Bool {
         var clean = true
         for scenario in Scenario.all {
-            let (_, steady, steadyFrames, _) = try allocations(scenario, FrameStream.generate(scenario.gesture, frames: frames))
+            let (_, steady, steadyFrames, _, _) = try allocations(scenario, FrameStream.generate(scenario.gesture, frames: frames))
             print("\(scenario): \(steady) allocations over \(steadyFrames) steady frames")
             if steady > 0 || steadyFrames == 0 { clean = false }
         }
@@ -79,15 +83,9 @@ enum CoreBenchmarks {
     /// `alloc-trace`: the first allocating steady frame of the second pass, trapped at its malloc.
     static func allocationTrace(_ scenario: Scenario) throws {
         let stream = FrameStream.generate(scenario.gesture, frames: frames)
-        var probe = try CoreRunner(scenario)
-        probe.run(stream)
-        var culprit: Int?
-        for (index, frame) in stream.frames.enumerated() where culprit == nil {
-            let before = threadAllocations()
-            probe.run(stream.events[frame.range])
-            if frame.isSteady && threadAllocations() != before { culprit = index }
+        guard let culprit = try allocations(scenario, stream).firstAllocatingSteadyFrame else {
+            print("no steady frame allocates"); return
         }
-        guard let culprit else { print("no steady frame allocates"); return }
         print("steady frame \(culprit) allocates; trapping there")
         var runner = try CoreRunner(scenario)
         runner.run(stream)

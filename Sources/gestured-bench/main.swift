@@ -13,12 +13,17 @@ import Glibc
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 
-if arguments.first == "callgrind-child" {
+/// The scenario named by `GESTURE VIEWS RECOGNIZERS` after `command` in `arguments`.
+func scenarioArgument(_ arguments: [String], of command: String) -> Scenario {
     guard arguments.count == 4, let gesture = Scenario.Gesture(rawValue: arguments[1]), let views = Int(arguments[2]),
           let recognizers = Scenario.Recognizers(rawValue: arguments[3]) else {
-        fatalError("usage: gestured-bench callgrind-child GESTURE VIEWS RECOGNIZERS")
+        fatalError("usage: gestured-bench \(command) GESTURE VIEWS RECOGNIZERS")
     }
-    try CoreBenchmarks.callgrindChild(Scenario(gesture: gesture, views: views, recognizers: recognizers))
+    return Scenario(gesture: gesture, views: views, recognizers: recognizers)
+}
+
+if arguments.first == "callgrind-child" {
+    try CoreBenchmarks.callgrindChild(scenarioArgument(arguments, of: "callgrind-child"))
     exit(0)
 }
 
@@ -30,12 +35,7 @@ if arguments.first == "alloc-trace" {
     // Finds the first steady frame of the allocation pass that allocates, then replays the same
     // passes on a fresh pipeline and traps at that frame's first malloc: the crash backtrace
     // names the allocation.
-    arguments.removeFirst()
-    guard arguments.count == 3, let gesture = Scenario.Gesture(rawValue: arguments[0]), let views = Int(arguments[1]),
-          let recognizers = Scenario.Recognizers(rawValue: arguments[2]) else {
-        fatalError("usage: gestured-bench alloc-trace GESTURE VIEWS RECOGNIZERS")
-    }
-    try CoreBenchmarks.allocationTrace(Scenario(gesture: gesture, views: views, recognizers: recognizers))
+    try CoreBenchmarks.allocationTrace(scenarioArgument(arguments, of: "alloc-trace"))
     exit(0)
 }
 
