@@ -1,4 +1,5 @@
 import CBenchSupport
+import GesturedCore
 import Glibc
 
 /// Wall-clock and statistics helpers: the only place the benchmark reads a clock.
@@ -58,18 +59,8 @@ enum Format {
         return right ? fill + s : s + fill
     }
 
-    static func json(_ s: String) -> String {
-        var out = "\""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (control characters escaped, as in the protocol's JSON lines).
+    static func json(_ s: String) -> String { LineEncoder.jsonString(s) }
 
     static func jsonNumber(_ v: Double) -> String { v.isFinite ? "\(v)" : "null" }
 }

@@ -125,25 +125,6 @@ enum DevicesCommand {
         return String(repeating: "0", count: 4 - digits.count) + digits
     }
 
-    /// A JSON string literal.
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 {
-                    let digits = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal, escaped as the protocol's JSON lines are.
+    static func string(_ s: String) -> String { LineEncoder.jsonString(s) }
 }

@@ -432,8 +432,9 @@ public enum LineEncoder {
     /// How a string prints as a text value: bare when it is a plain token, else quoted.
     static func textString(_ s: String) -> String { value(s, format: .text) }
 
-    /// How a string prints as a JSON value.
-    static func jsonString(_ s: String) -> String { value(s, format: .json) }
+    /// How a string prints as a JSON value: quoted, `"` and `\\` escaped, control characters as
+    /// `\n`, `\t`, `\r` or `\u00XX` (also for `gestured devices --json` and the benchmark's JSON).
+    public static func jsonString(_ s: String) -> String { value(s, format: .json) }
 
     private static func value(_ s: String, format: LineFormat) -> String {
         string { write(format: format, room: LineWriter.maximumEscapedLength(s.utf8.count), into: &$0) { $0.value(s) } }
