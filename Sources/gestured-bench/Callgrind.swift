@@ -43,11 +43,7 @@ enum Callgrind {
     }
 }
 
-func selfPath() -> String {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    return String(decoding: buffer[0..<max(0, count)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}
+func selfPath() -> String { TestEnvironment.executablePath ?? CommandLine.arguments[0] }
 
 /// Removes a scratch directory of the benchmark's.
 func removeDirectory(_ path: String) -> Bool {

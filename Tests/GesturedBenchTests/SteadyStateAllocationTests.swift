@@ -13,9 +13,7 @@ import Testing
 /// suite below (optimized test builds only) does not.
 @Suite struct OptimizedSteadyStateAllocationTests {
     @Test func everyScenarioAllocatesNothingPerSteadyFrame() throws {
-        var parts = TestEnvironment.buildDirectory.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast()
-        let bench = parts.joined(separator: "/") + "/release/gestured-bench"
+        let bench = TestEnvironment.releaseProduct("gestured-bench")
         guard access(bench, X_OK) == 0 else {
             Issue.record("\(bench) is missing: `make test` builds it (swift build -c release --product gestured-bench)")
             return

@@ -9,11 +9,7 @@ import Testing
 /// overwritten, a binary that needs no Swift library, and `make uninstall`.
 @Suite struct InstallTests {
     /// The `--static-swift-stdlib` release build next to this debug build.
-    var releaseBinary: String {
-        var parts = TestEnvironment.buildDirectory.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast()
-        return parts.joined(separator: "/") + "/release/gestured"
-    }
+    var releaseBinary: String { TestEnvironment.releaseProduct("gestured") }
 
     func exists(_ path: String) -> Bool {
         var status = stat()

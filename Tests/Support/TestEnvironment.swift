@@ -22,13 +22,26 @@ public enum TestEnvironment {
     /// The repository's own recordings.
     public static var recordings: String { packageRoot + "/Tests/Fixtures/recordings" }
 
+    /// The running executable's path (`/proc/self/exe`), or nil.
+    public static var executablePath: String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The release build's `product` next to this (debug) build directory: what `make test`
+    /// builds with `--static-swift-stdlib` before the tests run.
+    public static func releaseProduct(_ product: String) -> String {
+        var parts = buildDirectory.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast()
+        return parts.joined(separator: "/") + "/release/" + product
+    }
+
     /// The directory of the running executable (for tests: the build directory, where the
     /// package's executables such as `gestured` and `gestured-testtool` are).
     public static var buildDirectory: String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return "." }
-        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let path = executablePath else { return "." }
         var components = path.split(separator: "/", omittingEmptySubsequences: false)
         // On Linux the test bundle is a file `<name>.xctest` in the build directory; elsewhere
         // it can be a directory holding the binary. Either way, take what contains the bundle.
