@@ -103,7 +103,7 @@ public final class UnixSocketServer {
                 socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             })
             do {
-                _ = try Self.withAddress(path) { (address, length) throws(SystemError) in
+                _ = try withUnixSocketAddress(path, for: "bind") { (address, length) throws(SystemError) in
                     try syscall("bind", path: path, onInterrupt: .fail) { bind(fd.rawValue, address, length) }
                 }
                 if let group {
@@ -344,7 +344,7 @@ public final class UnixSocketServer {
         defer { Glibc.close(probe) }
         let connected: Result<Void, SystemError>
         do {
-            _ = try withAddress(path) { (address, length) throws(SystemError) in
+            _ = try withUnixSocketAddress(path, for: "bind") { (address, length) throws(SystemError) in
                 try syscall("connect", path: path, onInterrupt: .fail) { connect(probe, address, length) }
             }
             connected = .success(())
@@ -357,22 +357,5 @@ public final class UnixSocketServer {
             }
         case .failure(let error): throw .system(error)
         }
-    }
-
-    /// Calls `body` with a `sockaddr_un` for `path`.
-    static func withAddress<R>(_ path: String,
-                               _ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemError) -> R) throws(SystemError) -> R {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count < capacity else { throw SystemError(operation: "bind", path: path, errno: .nameTooLong) }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: bytes)
-            buffer[bytes.count] = 0
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
-        let pointer = withUnsafePointer(to: &address) { UnsafeRawPointer($0) }
-        return try body(pointer.assumingMemoryBound(to: sockaddr.self), length)
     }
 }

@@ -91,18 +91,14 @@ enum ListenCommand {
     private static func connect(_ path: String) throws(CommandFailure) -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw CommandFailure(ExitStatus.failure, "socket: \(Errno.current)") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else {
+        let connected: Int32
+        do {
+            connected = try withUnixSocketAddress(path, for: "connect") { (address, length) throws(SystemError) in
+                Glibc.connect(fd, address, length)
+            }
+        } catch {
             close(fd)
             throw CommandFailure(ExitStatus.failure, "\(path): socket path too long")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else {
             let error = Errno.current

@@ -104,12 +104,7 @@ import Testing
 private func makeUnlistenedStream(_ path: String) throws -> FileDescriptor {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     try #require(fd >= 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
-    let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
+    let bound = try withUnixSocketAddress(path, for: "bind") { (address, length) throws(SystemError) in bind(fd, address, length) }
     try #require(bound == 0)
     return FileDescriptor(rawValue: fd)
 }

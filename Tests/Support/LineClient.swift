@@ -120,34 +120,14 @@ public final class LineClient {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemError(operation: "socket", errno: .current) }
         defer { Glibc.close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw SystemError(operation: "bind", path: path, errno: .nameTooLong)
+        try withUnixSocketAddress(path, for: "bind") { (address, length) throws(SystemError) in
+            if bind(fd, address, length) == -1 { throw SystemError(operation: "bind", path: path, errno: .current) }
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes + [0]) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        if result == -1 { throw SystemError(operation: "bind", path: path, errno: .current) }
     }
 
     static func connect(_ fd: Int32, _ path: String) throws(SystemError) {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw SystemError(operation: "connect", path: path, errno: .nameTooLong)
+        try withUnixSocketAddress(path, for: "connect") { (address, length) throws(SystemError) in
+            if Glibc.connect(fd, address, length) == -1 { throw SystemError(operation: "connect", path: path, errno: .current) }
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes + [0]) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        if result == -1 { throw SystemError(operation: "connect", path: path, errno: .current) }
     }
 }

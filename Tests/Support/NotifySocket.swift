@@ -73,16 +73,12 @@ public final class NotifySocket {
 public func makeListeningSocket(path: String, type: Int32 = Int32(SOCK_STREAM.rawValue)) throws(SystemError) -> FileDescriptor {
     let fd = socket(AF_UNIX, type | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw SystemError(operation: "socket", errno: .current) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8) + [0]
-    guard bytes.count <= MemoryLayout.size(ofValue: address.sun_path) else {
+    let bound: Int32
+    do {
+        bound = try withUnixSocketAddress(path, for: "bind") { (address, length) throws(SystemError) in bind(fd, address, length) }
+    } catch {
         Glibc.close(fd)
-        throw SystemError(operation: "bind", path: path, errno: .nameTooLong)
-    }
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-    let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        throw error
     }
     if bound != 0 || (type == Int32(SOCK_STREAM.rawValue) && listen(fd, 16) != 0) {
         let error = SystemError(operation: "bind/listen", path: path, errno: .current)

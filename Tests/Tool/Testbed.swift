@@ -165,17 +165,8 @@ private func listenUnix(_ path: String) -> Int32 {
     unlink(path)
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { fail("socket: \(Errno.current)") }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { fail("\(path): path too long") }
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        for (i, b) in bytes.enumerated() { raw[i] = b }
-        raw[bytes.count] = 0
-    }
-    let status = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
+    guard let status = try? withUnixSocketAddress(path, for: "bind", { (address, length) throws(SystemError) in bind(fd, address, length) })
+    else { fail("\(path): path too long") }
     guard status == 0, listen(fd, 1) == 0 else { fail("bind/listen \(path): \(Errno.current)") }
     return fd
 }
