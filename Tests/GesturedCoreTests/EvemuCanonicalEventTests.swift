@@ -143,18 +143,14 @@ import Testing
         }
     }
 
-    /// Every recording in ../shared/fixtures/evemu-devices parses to the same recording with
+    /// Every recording in Tests/Fixtures/evemu-devices parses to the same recording with
     /// the fast reader as without it.
     @Test func everyFixtureSameWithBothReaders() throws {
-        guard let directory = Fixtures.evemuDevices else {
-            print("skipping: \(Fixtures.evemuDevicesPath) is absent"); return
-        }
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
-            .filter { $0.hasSuffix(".desc") || $0.hasSuffix(".events") }
-        #expect(files.count >= 20)
+        let files = EvemuDevices.allFiles
+        #expect(files.count == 22)
         var events = 0
         for file in files {
-            let text = try Fixtures.read(directory + "/" + file)
+            let text = try EvemuDevices.read(file)
             let fast = Self.outcome(text, fast: true)
             #expect(fast == Self.outcome(text, fast: false), "\(file)")
             if case .parsed(events: let parsed, description: _) = fast { events += parsed.count } else { Issue.record("\(file): \(fast)") }

@@ -214,7 +214,7 @@ import Testing
         }
     }
 
-    // MARK: Real recordings (../shared/fixtures/evemu-devices)
+    // MARK: Real recordings (Tests/Fixtures/evemu-devices)
 
     @Test(arguments: [
         ("Wacom ISDv4 E6 Finger.desc", 2, true, Int32(2776)),
@@ -222,10 +222,7 @@ import Testing
         ("eGalax_eMPIA Technology Inc. PCAP MultiTouch Controller.desc", 10, false, Int32(32767)),
     ])
     func fixtureDescriptions(file: String, slots: Int, direct: Bool, maxX: Int32) throws {
-        guard let directory = Fixtures.evemuDevices else {
-            print("skipping: \(Fixtures.evemuDevicesPath) is absent"); return
-        }
-        let recording = try EvemuRecording.parse(try Fixtures.read(directory + "/" + file), sysname: "event0")
+        let recording = try EvemuRecording.parse(try EvemuDevices.read(EvemuDevices.directory + "/" + file), sysname: "event0")
         let description = try #require(recording.description)
         #expect(recording.events.isEmpty)
         #expect(description.name + ".desc" == file)
@@ -237,46 +234,29 @@ import Testing
         #expect(description.hasCode(type: EventCode.EV_KEY, code: EventCode.BTN_TOUCH))
     }
 
+    /// The folder holds exactly the listed recordings, with their licence and README: a file
+    /// lost from the checkout fails here (and in every test that reads it), and a new one must
+    /// be listed to be tested.
+    @Test func everyVendoredFileIsListed() throws {
+        let listed = Set(EvemuDevices.allFiles.map { String($0.split(separator: "/").last!) } + ["LICENSE", "README.md"])
+        let present = Set(try FileManager.default.contentsOfDirectory(atPath: EvemuDevices.directory))
+        #expect(listed.subtracting(present).isEmpty, "missing from \(EvemuDevices.directory): \(listed.subtracting(present).sorted())")
+        #expect(present.subtracting(listed).isEmpty, "not in EvemuDevices.all: \(present.subtracting(listed).sorted())")
+        #expect(EvemuDevices.all.count == 19)
+    }
+
     @Test func everyFixtureParses() throws {
-        guard let directory = Fixtures.evemuDevices else {
-            print("skipping: \(Fixtures.evemuDevicesPath) is absent"); return
-        }
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
-            .filter { $0.hasSuffix(".desc") || $0.hasSuffix(".events") }
-        #expect(files.count >= 20)
+        let files = EvemuDevices.allFiles
+        #expect(files.count == 22)
         for file in files {
-            let recording = try EvemuRecording.parse(try Fixtures.read(directory + "/" + file), sysname: "event0")
-            Self.expectBytesAsString(try Fixtures.readBytes(directory + "/" + file))
+            let recording = try EvemuRecording.parse(try EvemuDevices.read(file), sysname: "event0")
+            Self.expectBytesAsString(try EvemuDevices.readBytes(file))
             if file.hasSuffix(".events") {
                 #expect(!recording.events.isEmpty, "\(file)")
                 #expect(zip(recording.events, recording.events.dropFirst()).allSatisfy { $0.time <= $1.time },
                         "\(file): timestamps go backwards")
             }
         }
-    }
-}
-
-enum Fixtures {
-    /// `../shared/fixtures/evemu-devices` next to the package root.
-    static var evemuDevicesPath: String {
-        var components = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        components.removeLast(3)  // Tests/GesturedCoreTests/EvemuRecordingTests.swift
-        return components.joined(separator: "/") + "/../shared/fixtures/evemu-devices"
-    }
-
-    static var evemuDevices: String? {
-        (try? FileManager.default.contentsOfDirectory(atPath: evemuDevicesPath)) != nil ? evemuDevicesPath : nil
-    }
-
-    struct ReadError: Error { var path: String }
-
-    static func read(_ path: String) throws -> String {
-        String(decoding: try readBytes(path), as: UTF8.self)
-    }
-
-    static func readBytes(_ path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ReadError(path: path) }
-        return [UInt8](data)
     }
 }
 

@@ -120,12 +120,10 @@ import Testing
         ("Wacom Bamboo 16FG 4x5 Finger", "Wacom Bamboo 16FG 4x5 Finger double-tap.events", 16, false),
     ])
     func realDevice(name: String, eventsFile: String, slots: Int, direct: Bool) throws {
-        guard let fixtures = TestEnvironment.evemuDevices else {
-            print("skipping: ../shared/fixtures/evemu-devices is absent"); return
-        }
-        let descText = try readTextFile(path: "\(fixtures)/\(name).desc")
+        let fixtures = EvemuDevices.directory
+        let descText = try EvemuDevices.read("\(fixtures)/\(name).desc")
         let description = try #require(try EvemuRecording.parse(descText, sysname: "event7").description)
-        let events = try readTextFile(path: "\(fixtures)/\(eventsFile)")
+        let events = try EvemuDevices.read("\(fixtures)/\(eventsFile)")
         let recording = try EvemuRecording.parse(events, sysname: "event7")
         guard let output = try Self.run(description: description, events: events, count: recording.events.count) else { return }
         #expect(output.device.contains("name=\"\(name)\""))

@@ -88,9 +88,8 @@ struct CommandLineTests {
     }
 
     /// The binary's replay is the in-process replay, byte for byte, run after run.
-    @Test(.enabled(if: RealRecordings.directory != nil, "../shared/fixtures/evemu-devices is absent"))
-    func replayThroughTheBinaryIsByteIdentical() throws {
-        let recording = try #require(RealRecordings.all.first { $0.name == "Wacom ISDv4 E6 Finger.double-center-circle" })
+    @Test func replayThroughTheBinaryIsByteIdentical() throws {
+        let recording = try RealRecordings.named("Wacom ISDv4 E6 Finger.double-center-circle")
         let arguments = ["replay", "--format", "json", "--touches", "--failed", "--description", recording.description, recording.events]
         let first = try run(arguments), second = try run(arguments)
         #expect(first.status == 0 && first.stderr.isEmpty)

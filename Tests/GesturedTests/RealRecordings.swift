@@ -1,9 +1,10 @@
 import FoundationEssentials
 import GesturedConfig
 import GesturedCore
+import GesturedTestSupport
 import Testing
 
-/// The fixtures and how to replay them.
+/// The vendored recordings (`EvemuDevices`) and how to replay them.
 enum RealRecordings {
     struct Recording: CustomTestStringConvertible, Sendable {
         var name: String
@@ -11,10 +12,16 @@ enum RealRecordings {
         var description: String
         var testDescription: String { name }
 
+        init(_ recording: EvemuDevices.Recording) {
+            name = recording.name
+            events = recording.events
+            description = recording.description
+        }
+
         func replay(format: LineFormat = .text, touches: Bool = false, failed: Bool = false,
                     configuration: Configuration = ConfigLoader.defaultConfiguration()) throws -> [String] {
-            let events = try EvemuRecording.parse(try RealRecordings.read(self.events), sysname: "event0")
-            let description = try EvemuRecording.parse(try RealRecordings.read(self.description), sysname: "event0")
+            let events = try EvemuRecording.parse(try EvemuDevices.read(self.events), sysname: "event0")
+            let description = try EvemuRecording.parse(try EvemuDevices.read(self.description), sysname: "event0")
             let device = try #require(description.description).deviceDescription(sysname: "event0")
             var lines: [String] = []
             try Replay.run(device: device, events: events.events, configuration: configuration,
@@ -23,37 +30,14 @@ enum RealRecordings {
         }
     }
 
-    static var root: String {
-        var components = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        components.removeLast(3)   // Tests/GesturedTests/ReplayGoldenTests.swift
-        return components.joined(separator: "/")
-    }
+    static var goldenDirectory: String { TestEnvironment.packageRoot + "/Tests/Fixtures/golden" }
 
-    static var goldenDirectory: String { root + "/Tests/Fixtures/golden" }
+    /// Every vendored recording (the list, not the folder: a missing file fails its test).
+    static var all: [Recording] { EvemuDevices.all.map(Recording.init) }
 
-    static var directory: String? {
-        let path = root + "/../shared/fixtures/evemu-devices"
-        return (try? FileManager.default.contentsOfDirectory(atPath: path)) != nil ? path : nil
-    }
+    /// The recording called `name`, or a thrown `EvemuDevices.Missing`.
+    static func named(_ name: String) throws -> Recording { Recording(try EvemuDevices.recording(name)) }
 
-    /// `X.events` with its description: the `.desc` of the longest device name it starts with.
-    static var all: [Recording] {
-        guard let directory, let files = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-        let descs = files.filter { $0.hasSuffix(".desc") }.map { String($0.dropLast(5)) }
-        return files.filter { $0.hasSuffix(".events") }.sorted().compactMap { file in
-            guard let device = descs.filter({ file.hasPrefix($0) }).max(by: { $0.count < $1.count }) else { return nil }
-            return Recording(name: String(file.dropLast(7)), events: directory + "/" + file,
-                             description: directory + "/" + device + ".desc")
-        }
-    }
-
-    struct Missing: Error, CustomStringConvertible {
-        var path: String
-        var description: String { "cannot read \(path)" }
-    }
-
-    static func read(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else { throw Missing(path: path) }
-        return String(decoding: data, as: UTF8.self)
-    }
+    /// The text of a file (a golden file or a fixture), or a thrown `EvemuDevices.Missing`.
+    static func read(_ path: String) throws -> String { try EvemuDevices.read(path) }
 }

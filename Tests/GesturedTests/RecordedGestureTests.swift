@@ -4,7 +4,6 @@ import Testing
 
 /// What a person would name each recording, checked on the lines themselves (the golden files
 /// pin the exact bytes; these say what matters in them).
-@Suite(.enabled(if: RealRecordings.directory != nil, "../shared/fixtures/evemu-devices is absent"))
 struct RecordedGestureTests {
     static let taps = try! ConfigLoader.parse("""
         { views: [{ id: "root", gestures: [
@@ -16,7 +15,7 @@ struct RecordedGestureTests {
         """, file: "taps.json5")
 
     func gestures(_ name: String) throws -> [String] {
-        let recording = try #require(RealRecordings.all.first { $0.name == name })
+        let recording = try RealRecordings.named(name)
         return try recording.replay(configuration: Self.taps).map { line in
             line.split(separator: " ").prefix(4).joined(separator: " ")
         }
@@ -32,7 +31,7 @@ struct RecordedGestureTests {
     }
 
     @Test func twoFingerTapIsOneTwoTouchTap() throws {
-        let recording = try #require(RealRecordings.all.first { $0.name == "Wacom ISDv4 E6 Finger.2fg-tap" })
+        let recording = try RealRecordings.named("Wacom ISDv4 E6 Finger.2fg-tap")
         let lines = try recording.replay(configuration: Self.taps)
         #expect(lines.count == 1)
         #expect(lines.first?.hasPrefix("gesture tap ended twoFinger ") == true)
@@ -50,10 +49,9 @@ struct RecordedGestureTests {
 /// With the built-in configuration, what each real recording gives: the gestures that began or
 /// ended, in order (the golden files pin every line). Where the data explains a surprise, the
 /// comment says what the fingers did.
-@Suite(.enabled(if: RealRecordings.directory != nil, "../shared/fixtures/evemu-devices is absent"))
 struct BuiltInConfigurationRecordingTests {
     func named(_ name: String) throws -> [String] {
-        let recording = try #require(RealRecordings.all.first { $0.name == name })
+        let recording = try RealRecordings.named(name)
         return try recording.replay().compactMap { line in
             let f = line.split(separator: " ")
             return f[2] == "changed" ? nil : "\(f[3]) \(f[2])"

@@ -3,11 +3,10 @@ import GesturedConfig
 import GesturedCore
 import Testing
 
-/// Every real recording in ../shared/fixtures/evemu-devices, replayed with the built-in
+/// Every real recording in Tests/Fixtures/evemu-devices, replayed with the built-in
 /// configuration, against a golden file in Tests/Fixtures/golden. Golden files change only on
 /// purpose: `GESTURED_UPDATE_GOLDEN=1 swift test --filter ReplayGoldenTests` rewrites them, and
 /// the diff is reviewed like code.
-@Suite(.enabled(if: RealRecordings.directory != nil, "../shared/fixtures/evemu-devices is absent"))
 struct ReplayGoldenTests {
     @Test(arguments: RealRecordings.all)
     func matchesGolden(recording: RealRecordings.Recording) throws {

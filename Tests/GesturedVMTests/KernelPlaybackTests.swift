@@ -4,7 +4,7 @@ import GesturedIO
 import GesturedTestSupport
 import Testing
 
-/// Every recording, the repository's and those in ../shared/fixtures/evemu-devices, goes
+/// Every recording, the synthetic ones and the real ones in Tests/Fixtures/evemu-devices, goes
 /// through the kernel: a uinput device made from its description, the events written frame by
 /// frame and read back from /dev/input/eventN with libevdev (as the daemon reads them). The
 /// touch state after each frame read back must follow the recorded one, frame for frame.
@@ -20,18 +20,11 @@ extension VMTests {
     }
 
     static var allRecordings: [Playback] {
-        var all = ["synthetic-tap.events", "synthetic-double-tap.events", "synthetic-two-finger-tap.events"].map {
+        let own = ["synthetic-tap.events", "synthetic-double-tap.events", "synthetic-two-finger-tap.events"].map {
             Playback(events: TestEnvironment.recordings + "/" + $0,
                      description: TestEnvironment.recordings + "/synthetic-touchscreen.desc")
         }
-        if let folder = TestEnvironment.evemuDevices, let files = try? listDirectory(folder) {
-            let devices = files.filter { $0.hasSuffix(".desc") }.map { String($0.dropLast(5)) }
-            for file in files.sorted() where file.hasSuffix(".events") {
-                guard let device = devices.filter({ file.hasPrefix($0) }).max(by: { $0.count < $1.count }) else { continue }
-                all.append(Playback(events: folder + "/" + file, description: folder + "/" + device + ".desc"))
-            }
-        }
-        return all
+        return own + EvemuDevices.all.map { Playback(events: $0.events, description: $0.description) }
     }
 
     @Test(arguments: allRecordings)

@@ -65,19 +65,15 @@ struct VMTests {
         withExtendedLifetime(keyboard) {}
     }
 
-    /// Recorded two-finger taps (the repository's synthetic one, and a real Wacom ISDv4's when
-    /// ../shared/fixtures is there), played by `gestured-inject` (the test tool: it creates the
+    /// Recorded two-finger taps (the synthetic one, and a real Wacom ISDv4's from
+    /// Tests/Fixtures/evemu-devices), played by `gestured-inject` (the test tool: it creates the
     /// device, waits for SIGUSR1 while the daemon starts on it, plays, and holds the device until
     /// SIGTERM), arrive as the lines
     /// `gestured replay` prints for them.
     @Test(arguments: ["synthetic-two-finger-tap.events", "Wacom ISDv4 E6 Finger.2fg-tap.events"])
     func aRecordedTwoFingerTapArrivesAsReplayed(recordingName: String) throws {
         let own = recordingName.hasPrefix("synthetic")
-        guard own || TestEnvironment.evemuDevices != nil else {
-            print("skipped \(recordingName): ../shared/fixtures/evemu-devices is absent")
-            return
-        }
-        let folder = own ? TestEnvironment.recordings : TestEnvironment.evemuDevices!
+        let folder = own ? TestEnvironment.recordings : EvemuDevices.directory
         let recording = folder + "/" + recordingName
         let descriptionPath = own ? TestEnvironment.recordings + "/synthetic-touchscreen.desc"
                                   : folder + "/Wacom ISDv4 E6 Finger.desc"

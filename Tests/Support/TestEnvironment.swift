@@ -13,12 +13,6 @@ public enum TestEnvironment {
         return components.joined(separator: "/")
     }
 
-    /// `../shared/fixtures/evemu-devices` next to the package, or nil when absent.
-    public static var evemuDevices: String? {
-        let path = packageRoot + "/../shared/fixtures/evemu-devices"
-        return (try? FileManager.default.contentsOfDirectory(atPath: path)) != nil ? path : nil
-    }
-
     /// The repository's own recordings.
     public static var recordings: String { packageRoot + "/Tests/Fixtures/recordings" }
 
