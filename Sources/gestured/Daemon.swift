@@ -489,6 +489,7 @@ final class Daemon {
 
     private func loop() {
         while running {
+            RecognizerBugLog.log(pipeline.takeTrace())
             armTimer()
             let ready: [PollResult]
             do { ready = try poller.wait(timeout: -1) } catch {

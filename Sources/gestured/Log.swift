@@ -7,7 +7,8 @@ import Glibc
 ///
 /// Messages a device or a client can trigger again and again go through `limited`, which
 /// allows a burst and then stays quiet for the rest of the window (libinput: 5 per 30 s), and
-/// says how many it suppressed when it speaks again.
+/// says how many it suppressed when it speaks again; `RateLimiter` decides, and holds a bounded
+/// number of keys however many clients come and go.
 enum Log {
     enum Priority: Int32 { case error = 3, warning = 4, info = 6, debug = 7 }
 
@@ -15,27 +16,18 @@ enum Log {
     /// The daemon writes syslog priority prefixes for journald; the one-shot commands
     /// (`check-config`, `replay`, ...) write plain messages for a person at a terminal.
     nonisolated(unsafe) static var priorityPrefixes = false
-    nonisolated(unsafe) private static var windows: [String: (start: Instant, count: Int, suppressed: Int)] = [:]
-
-    static let burst = 5
-    static let window = Interval(seconds: 30)
+    nonisolated(unsafe) private(set) static var limiter = RateLimiter()
 
     static func error(_ message: String) { write(.error, message) }
     static func warning(_ message: String) { write(.warning, message) }
     static func info(_ message: String) { write(.info, message) }
     static func debug(_ message: @autoclosure () -> String) { if verbose { write(.debug, message()) } }
 
-    /// Logs at most `burst` messages per `window` for `key`.
+    /// Logs at most `limiter.burst` messages per `limiter.window` for `key`.
     static func limited(_ priority: Priority, key: String, _ message: @autoclosure () -> String) {
-        let now = MonotonicClock.now()
-        var w = windows[key] ?? (now, 0, 0)
-        if now - w.start >= window {
-            if w.suppressed > 0 { write(priority, "\(key): \(w.suppressed) similar messages suppressed") }
-            w = (now, 0, 0)
-        }
-        w.count += 1
-        if w.count <= burst { write(priority, message()) } else { w.suppressed += 1 }
-        windows[key] = w
+        let admission = limiter.admit(key: key, now: MonotonicClock.now())
+        for held in admission.suppressed { write(priority, "\(held.key): \(held.count) similar messages suppressed") }
+        if admission.logs { write(priority, message()) }
     }
 
     private static func write(_ priority: Priority, _ message: String) {

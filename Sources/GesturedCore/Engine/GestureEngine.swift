@@ -83,8 +83,13 @@ public struct GestureEngine: Sendable {
     private var proposals: [(slot: Int, proposal: Proposal)] = []
 
     /// Optional transition trace for debugging (`name: old → new`), drained by the caller.
+    /// Recognizer bugs are traced too, tracing on or off; with it off, the trace keeps at most
+    /// `untracedCapacity` entries between drains (a daemon that runs for months must not grow
+    /// with every bug) and `recognizerBugs` counts them all.
     public var tracesTransitions = false
     public private(set) var trace: [String] = []
+    public private(set) var recognizerBugs = 0
+    public static let untracedCapacity = 64
 
     public init(views: [ViewSpec], screen: Size) throws(BuildError) {
         tree = ViewTree(views: views, screen: screen)
@@ -434,8 +439,10 @@ public struct GestureEngine: Sendable {
     }
 
     /// A proposal the state machine should never make in this phase: a recognizer bug. It is
-    /// ignored (the arbiter's state stays consistent) and traced.
-    private mutating func recognizerBug(_ index: Int, proposal: Proposal) {
+    /// ignored (the arbiter's state stays consistent), counted and traced.
+    mutating func recognizerBug(_ index: Int, proposal: Proposal) {
+        recognizerBugs += 1
+        guard tracesTransitions || trace.count < Self.untracedCapacity else { return }
         trace.append("BUG: \(slots[index].name): proposal \(proposal) in phase \(slots[index].phase.name)")
     }
 

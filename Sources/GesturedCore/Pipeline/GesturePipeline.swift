@@ -153,6 +153,9 @@ public struct GesturePipeline: Sendable {
     /// When `advance(to:into:)` next has work, if ever.
     public var nextDeadline: Instant? { engine.nextDeadline }
 
+    /// The engine's trace since the last call (recognizer bugs, unless transitions are traced).
+    public mutating func takeTrace() -> [String] { engine.drainTrace() }
+
     /// Replaces the view tree and recognizers. Running gestures are cancelled; touches already
     /// down stay unrouted until they lift.
     public mutating func reload(configuration: Configuration, now: Instant, into output: inout [Output])
