@@ -1,6 +1,11 @@
 /// `gestured replay`: the daemon's pipeline over a recording, on a virtual clock taken from the
 /// event timestamps. Deadlines fire at their exact virtual instants, pending ones after the last
 /// event. Same input, same configuration: byte-identical lines.
+///
+/// A recording ends as a device that goes away: at the last event's time the device is removed
+/// as the daemon removes an unplugged one, so touches still down are cancelled and so are the
+/// gestures they drive. Every `began` then has its `ended` or `cancelled`, however the recording
+/// was cut; pending deadlines (a tap waiting out a double tap's window) still fire after it.
 public struct Replay: Sendable {
     public struct Options: Hashable, Sendable {
         public var format: LineFormat = .text
@@ -63,6 +68,10 @@ public struct Replay: Sendable {
         }
         for event in events {
             pipeline.handle(event, from: id, into: &output)
+            flush()
+        }
+        if let end = events.last?.time {
+            pipeline.removeDevice(id, now: end, into: &output)
             flush()
         }
         while let deadline = pipeline.nextDeadline {
