@@ -78,12 +78,6 @@ public final class EvdevDevice {
                                                       UInt32(EventCode.ABS_RESERVED)) != 0)
     }
 
-    /// Whether the device reports `type`/`code`.
-    public func hasCode(type: UInt16, code: UInt16) -> Bool {
-        guard let device else { return false }
-        return libevdev_has_event_code(device, UInt32(type), UInt32(code)) != 0
-    }
-
     /// Appends every pending event to `events`, resynchronizing after `SYN_DROPPED`.
     ///
     /// Reads until libevdev reports `EAGAIN`: libevdev buffers events read from the node, so

@@ -56,8 +56,6 @@ final class ActionRunner {
         collect(views)
     }
 
-    var isEmpty: Bool { actions.isEmpty && running.isEmpty }
-
     /// A gesture event was produced: runs its action if it has one for this state.
     func handle(_ event: GestureEvent, seq: UInt64, now: Instant) {
         guard !stopping, let action = actions[event.name], action.state == event.state else { return }

@@ -1,7 +1,7 @@
 /// What a recognizer would do after an input; the arbiter decides whether it may.
 ///
 /// Recognizers never talk to each other and never change their reported state themselves: they
-/// propose, `GestureArbiter` disposes (Flutter's gesture arena works the same way).
+/// propose, the arbiter (`GestureEngine`) disposes (Flutter's gesture arena works the same way).
 public enum Proposal: Hashable, Sendable {
     /// Nothing to report.
     case none

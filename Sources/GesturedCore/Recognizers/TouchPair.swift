@@ -18,8 +18,6 @@ struct TouchPair: Sendable {
         return Angle.atan2(v.dy, v.dx)
     }
 
-    var midpoint: Point { Point(x: (a.location.x + b.location.x) / 2, y: (a.location.y + b.location.y) / 2) }
-
     /// Whether `p` and `q` are the same two touches (to notice when a member was replaced).
     static func samePair(_ p: TouchPair?, _ q: TouchPair?) -> Bool {
         switch (p, q) {

@@ -72,10 +72,3 @@ public struct EdgeInsets: Hashable, Sendable {
     }
     public static let zero = EdgeInsets()
 }
-
-/// An angle in radians.
-public struct Radians: Hashable, Sendable, Comparable {
-    public var value: Double
-    @inlinable public init(_ value: Double) { self.value = value }
-    @inlinable public static func < (a: Radians, b: Radians) -> Bool { a.value < b.value }
-}

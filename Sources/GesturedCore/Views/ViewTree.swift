@@ -108,12 +108,6 @@ public struct ViewTree: Sendable {
         rootGrid = roots.count >= childGridThreshold ? ChildGrid(children: roots, in: screen, of: self) : nil
     }
 
-    /// Whether `view` and each of its ancestors are visible and interactive: only then can the
-    /// view receive touches at all.
-    public func isReachable(_ view: Index) -> Bool {
-        path(from: view).allSatisfy { nodes[$0].isUserInteractionEnabled && !nodes[$0].isHidden }
-    }
-
     /// Whether `view` is `ancestor` or lies below it.
     public func isDescendant(_ view: Index, of ancestor: Index) -> Bool {
         var current: Index? = view
