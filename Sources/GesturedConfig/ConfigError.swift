@@ -18,7 +18,7 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
 /// tab counts as one). A problem that has no position (the file could not be read) has line and
 /// column 0, and its description then leaves the position out: `FILE: MESSAGE`.
 public struct ConfigDiagnostic: Equatable, Sendable, CustomStringConvertible {
-    /// The file name as given to `ConfigLoader.load(path:)` or `parse(_:file:)`.
+    /// The file name as given to `ConfigLoader.load(_:file:)` or `parse(_:file:)`.
     public var file: String
     public var line: Int
     public var column: Int

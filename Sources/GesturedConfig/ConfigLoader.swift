@@ -12,25 +12,41 @@ public enum ConfigLoader {
     /// a few dozen, later errors are mostly echoes of earlier ones.
     public static let maximumDiagnostics = 50
 
-    /// Reads and validates the file at `path`.
-    /// - Throws: `ConfigError`; when the file cannot be read, one diagnostic without a position
-    ///   (line and column 0) whose message carries the system's error text.
-    public static func load(path: String) throws(ConfigError) -> Configuration {
-        let bytes: [UInt8]
-        do {
-            bytes = try ConfigFile.read(path: path)
-        } catch {
-            throw ConfigError(diagnostics: [ConfigDiagnostic(file: path, line: 0, column: 0, keyPath: "",
-                                                             message: error.message)])
-        }
+    /// Larger files are refused by the caller that reads them: a configuration is a few
+    /// kilobytes, and the file may be anyone's.
+    public static let maximumFileSize = 4 << 20
+
+    /// Validates the bytes of a configuration file (read by the caller: this library makes no
+    /// system calls); `file` is the name used in diagnostics.
+    /// - Throws: `ConfigError`; bytes that are not UTF-8 are located at the first bad one.
+    public static func load(_ bytes: [UInt8], file: String) throws(ConfigError) -> Configuration {
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            let offset = ConfigFile.firstInvalidUTF8Offset(bytes)
+            let offset = firstInvalidUTF8Offset(bytes)
             let valid = String(decoding: bytes[..<offset], as: UTF8.self)
             let position = SourceText(valid).position(of: valid.utf8.count)
-            throw ConfigError(diagnostics: [ConfigDiagnostic(file: path, line: position.line, column: position.column,
+            throw ConfigError(diagnostics: [ConfigDiagnostic(file: file, line: position.line, column: position.column,
                                                              keyPath: "", message: "invalid UTF-8")])
         }
-        return try parse(text, file: path)
+        return try parse(text, file: file)
+    }
+
+    /// The error for a file that cannot be read: one diagnostic without a position (line and
+    /// column 0) whose message says why ("cannot open: No such file or directory").
+    public static func unreadable(file: String, message: String) -> ConfigError {
+        ConfigError(diagnostics: [ConfigDiagnostic(file: file, line: 0, column: 0, keyPath: "", message: message)])
+    }
+
+    /// The byte offset where UTF-8 decoding of `bytes` first fails (`bytes.count` if it does not).
+    static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput, .error: return offset
+            }
+        }
     }
 
     /// Validates `text`; `file` is the name used in diagnostics.

@@ -24,7 +24,7 @@ struct CommandFailure: Error {
 func loadConfiguration(_ path: String?) throws(CommandFailure) -> Configuration {
     let configuration: Configuration
     if let path {
-        do { configuration = try ConfigLoader.load(path: path) } catch {
+        do { configuration = try ConfigFileLoader.load(path: path) } catch {
             throw CommandFailure(ExitStatus.config, lines: error.diagnostics.map(\.description))
         }
     } else {

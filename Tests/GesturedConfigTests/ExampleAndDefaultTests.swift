@@ -1,6 +1,7 @@
 import Testing
 import GesturedConfig
 import GesturedCore
+import FoundationEssentials
 import Glibc
 
 /// The shipped files: the documented example and the embedded default must stay valid.
@@ -13,7 +14,8 @@ import Glibc
     }()
 
     @Test func exampleFileParses() throws {
-        let configuration = try ConfigLoader.load(path: Self.examplePath)
+        let bytes = try #require(FileManager.default.contents(atPath: Self.examplePath), "cannot read \(Self.examplePath)")
+        let configuration = try ConfigLoader.load([UInt8](bytes), file: Self.examplePath)
         #expect(configuration.screen == Size(width: 1280, height: 800))
         #expect(configuration.devices == [
             DeviceRule(match: DeviceMatch(name: "ILITEK*", sysname: "event*", vendor: 0x222a, product: 0x0001,

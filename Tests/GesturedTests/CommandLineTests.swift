@@ -43,6 +43,17 @@ struct CommandLineTests {
         #expect(daemon.stderr.contains(message), "\(kind)")
     }
 
+    /// A file that cannot be read: the system's reason, without a position, and 78.
+    @Test(arguments: [
+        ("$DIR/missing.json5", "$DIR/missing.json5: cannot open: No such file or directory"),
+        ("$DIR", "$DIR: cannot read: Is a directory"),
+    ])
+    func unreadableConfiguration(path: String, message: String) throws {
+        let check = try run(["check-config", path], files: ["c.json5": "{}"])
+        #expect(check.status == 78)
+        #expect(check.stderr.split(separator: "\n").first.map(String.init) == message, "\(check.stderr)")
+    }
+
     @Test func validConfigurationIsAccepted() throws {
         let example = try run(["check-config", TestEnvironment.packageRoot + "/config/gestured.json5"])
         #expect(example.status == 0)
