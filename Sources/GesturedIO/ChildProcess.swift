@@ -31,9 +31,12 @@ public final class ChildProcess {
         var fds: [Int32] = [0, 0]
         guard pipe2(&fds, O_CLOEXEC | O_NONBLOCK) == 0 else { throw SystemError(operation: "pipe2", errno: .current) }
         // The child's end must block like any stdout: a child writing fast must wait, not fail.
-        let flags = fcntl(fds[1], F_GETFL)
-        _ = fcntl(fds[1], F_SETFL, flags & ~O_NONBLOCK)
-        return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
+        let pipe = (read: FileDescriptor(rawValue: fds[0]), write: FileDescriptor(rawValue: fds[1]))
+        do { try pipe.write.setStatusFlag(O_NONBLOCK, false) } catch {
+            try? pipe.read.close(); try? pipe.write.close()
+            throw error
+        }
+        return pipe
     }
 
     /// Starts `arguments` with exactly `environment` (`NAME=value` strings).

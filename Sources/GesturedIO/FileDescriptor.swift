@@ -26,4 +26,38 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         try syscall("read", onInterrupt: .retry) { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
+
+    /// Writes all of `bytes`, retrying on `EINTR` and after short writes (a blocking
+    /// descriptor: standard output or error, a client's socket).
+    public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            offset += try syscall("write", onInterrupt: .retry) {
+                Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
+            }
+        }
+    }
+
+    /// `writeAll` for an array.
+    public func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+        var failure: SystemError?
+        bytes.withUnsafeBytes { buffer in
+            do throws(SystemError) { try writeAll(buffer) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The file status flags (`F_GETFL`) with `flag` set or cleared (`F_SETFL`).
+    public func setStatusFlag(_ flag: Int32, _ on: Bool) throws(SystemError) {
+        let flags = try syscall("fcntl(F_GETFL)", onInterrupt: .retry) { fcntl(rawValue, F_GETFL) }
+        try syscall("fcntl(F_SETFL)", onInterrupt: .retry) { fcntl(rawValue, F_SETFL, on ? flags | flag : flags & ~flag) }
+    }
+
+    public static let standardOutput = FileDescriptor(rawValue: 1)
+    public static let standardError = FileDescriptor(rawValue: 2)
+}
+
+/// `poll(2)` on `fds` without a timeout, retried on `EINTR`; the number of ready entries.
+public func pollForever(_ fds: inout [pollfd]) throws(SystemError) -> Int32 {
+    try syscall("poll", onInterrupt: .retry) { poll(&fds, nfds_t(fds.count), -1) }
 }

@@ -110,7 +110,9 @@ final class ActionRunner {
         var buffer = [UInt8](repeating: 0, count: 4096)
         // At most 64 KiB per wakeup, so a flooding child cannot hold the loop.
         for _ in 0..<16 {
-            let n = buffer.withUnsafeMutableBytes { read(item.output.rawValue, $0.baseAddress, $0.count) }
+            // Through GesturedIO's wrapper: EINTR is retried; EAGAIN (drained) or an error ends
+            // this wakeup's reading, as the end of the output (0) does.
+            let n = buffer.withUnsafeMutableBytes { raw in (try? item.output.read(into: raw)) ?? -1 }
             if n <= 0 {
                 if n == 0 { try? poller.remove(item.output) }
                 break

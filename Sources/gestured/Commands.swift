@@ -61,12 +61,7 @@ struct OutputBuffer {
     }
 
     mutating func flush() {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; break }
-            offset += n
-        }
+        try? FileDescriptor.standardOutput.writeAll(bytes)
         bytes.removeAll(keepingCapacity: true)
     }
 }

@@ -26,11 +26,7 @@ enum ListenCommand {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         if let exec { return try runCommands(exec, fd: fd, path: path, handshake: handshake) }
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CommandFailure(ExitStatus.failure, "\(path): read: \(Errno.current)")
-            }
+            guard let n = try read(fd, into: &buffer, path: path) else { continue }
             if n == 0 { return }
             guard handshake > 0 else { try writeAll(1, Array(buffer[..<n]), path: "stdout"); continue }
             pending.append(contentsOf: buffer[..<n])
@@ -60,17 +56,10 @@ enum ListenCommand {
         while open || exec.isBusy {
             var fds = [pollfd(fd: open ? fd : -1, events: Int16(POLLIN), revents: 0)]
             if let pidfd = exec.pidfd { fds.append(pollfd(fd: pidfd.rawValue, events: Int16(POLLIN), revents: 0)) }
-            if poll(&fds, nfds_t(fds.count), -1) < 0 {
-                if errno == EINTR { continue }
-                throw CommandFailure(ExitStatus.failure, "poll: \(Errno.current)")
-            }
+            do { _ = try pollForever(&fds) } catch { throw CommandFailure(ExitStatus.failure, "\(error)") }
             if fds.count > 1, fds[1].revents != 0 { try exec.reap() }
             guard open, fds[0].revents != 0 else { continue }
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw CommandFailure(ExitStatus.failure, "\(path): read: \(Errno.current)")
-            }
+            guard let n = try read(fd, into: &buffer, path: path) else { continue }
             if n == 0 { open = false; continue }
             pending.append(contentsOf: buffer[..<n])
             var start = 0
@@ -108,15 +97,24 @@ enum ListenCommand {
         return fd
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(CommandFailure) {
-        var offset = 0
-        while offset < bytes.count {
-            let w = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if w < 0 {
-                if errno == EINTR { continue }
-                throw CommandFailure(ExitStatus.failure, "\(path): write: \(Errno.current)")
+    /// One read through GesturedIO's wrapper (EINTR retried); nil when it would block.
+    private static func read(_ fd: Int32, into buffer: inout [UInt8], path: String) throws(CommandFailure) -> Int? {
+        var result: Result<Int, SystemError> = .success(0)
+        buffer.withUnsafeMutableBytes { raw in
+            do throws(SystemError) { result = .success(try FileDescriptor(rawValue: fd).read(into: raw)) } catch {
+                result = .failure(error)
             }
-            offset += w
+        }
+        switch result {
+        case .success(let n): return n
+        case .failure(let error) where error.errno == .wouldBlock: return nil
+        case .failure(let error): throw CommandFailure(ExitStatus.failure, "\(path): read: \(error.errno)")
+        }
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(CommandFailure) {
+        do { try FileDescriptor(rawValue: fd).writeAll(bytes) } catch {
+            throw CommandFailure(ExitStatus.failure, "\(path): write: \(error.errno)")
         }
     }
 }

@@ -34,16 +34,10 @@ enum Log {
         plain(priorityPrefixes ? "<\(priority.rawValue)>" + message : message)
     }
 
-    /// One line to stderr as it is, in a single write(2) so concurrent writers do not interleave.
+    /// One line to stderr as it is, in a single write(2) so concurrent writers do not interleave
+    /// (short writes are completed). A failed write is dropped: there is nowhere to report it.
     static func plain(_ message: String) {
         var line = message + "\n"
-        line.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return }
-                offset += n
-            }
-        }
+        line.withUTF8 { buffer in try? FileDescriptor.standardError.writeAll(UnsafeRawBufferPointer(buffer)) }
     }
 }
