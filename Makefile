@@ -145,9 +145,11 @@ test-vm-systemd: deps-vm-systemd
 	Tests/VM/gestured-vm systemd-test "$$staging" "$$bin"
 ## test-release: the benchmark's tests in an optimized build, where the zero-allocation test
 ## of the steady-state frame runs (a debug build allocates where -O would not, so it skips there).
+## Built with RELEASE_FLAGS like every release build, so the gestured it leaves in the release
+## directory is still the static one that `make test` (the install test) expects.
 test-release: deps
-	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing $(SWIFTPM_FLAGS)
-	$(SWIFT) test -c release --skip-build $(SWIFTPM_FLAGS) --filter GesturedBenchTests
+	$(SWIFT) build $(RELEASE_FLAGS) --build-tests -Xswiftc -enable-testing $(SWIFTPM_FLAGS)
+	$(SWIFT) test $(RELEASE_FLAGS) --skip-build $(SWIFTPM_FLAGS) --filter GesturedBenchTests
 
 ## bench: the performance figures of docs/PERFORMANCE.md (under five minutes). BENCH_FLAGS are
 ## passed to gestured-bench (e.g. --runs 3, --core-only).

@@ -13,8 +13,9 @@
 //       A hotplug host: a libumockdev testbed, PROGRAM started inside it, and line commands on a
 //       Unix socket that add and remove emulated devices (see Testbed.swift).
 //   gestured-testtool wait-socket PATH [--timeout-ms T]
-//       Waits (inotify and poll, no sleeping) until a server accepts connections on PATH;
-//       exit status 1 when T ms pass first. make demo uses it before starting a client.
+//       Waits (inotify and poll, no sleeping) until a server accepts connections on PATH, and
+//       reads its first line (the daemon's hello) before hanging up; exit status 1 when T ms
+//       pass first. make demo uses it before starting a client.
 //   gestured-testtool request PATH LINE...
 //       Connects to the daemon at PATH, sends each LINE as a request and prints what comes back:
 //       hello and one answer per request (tests run it under setpriv as another user).
@@ -125,7 +126,11 @@ func waitSocket(_ arguments: [String]) {
     guard let path = arguments.first else { fail("usage: wait-socket PATH [--timeout-ms T]", status: 2) }
     let timeout = Int64(option("--timeout-ms", in: arguments) ?? "10000") ?? 10000
     do {
-        _ = try LineClient(path: path, deadline: MonotonicClock.now() + .milliseconds(timeout))
+        let deadline = MonotonicClock.now() + .milliseconds(timeout)
+        let client = try LineClient(path: path, deadline: deadline)
+        // Read the greeting before closing: a probe that hangs up at once makes the daemon's
+        // hello fail ("Connection reset by peer"), which it logs.
+        _ = try client.readLine(deadline: deadline)
     } catch {
         fail("\(error)")
     }
