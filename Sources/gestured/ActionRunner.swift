@@ -11,9 +11,9 @@ import Glibc
 /// epoll set; one timerfd is armed at the earliest timeout. At its timeout a child's process group
 /// gets SIGTERM, and SIGKILL `GestureAction.killGrace` later if it is still there.
 final class ActionRunner {
-    /// epoll tokens: `base + 2n` a child's pidfd, `base + 2n + 1` its output pipe.
-    static let base: UInt64 = 1 << 40
-    static let end: UInt64 = 1 << 47
+    /// epoll tokens: `base + 2n` a child's pidfd, `base + 2n + 1` its output pipe (the loop's
+    /// `LoopToken.actions` range).
+    static let base: UInt64 = LoopToken.actions.lowerBound
 
     /// Variables of the service manager's that are the daemon's alone.
     static let privateVariables = ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC", "WATCHDOG_PID"]

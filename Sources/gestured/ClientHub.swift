@@ -1,0 +1,157 @@
+import GesturedCore
+import GesturedIO
+
+/// The daemon's clients: the socket server, each client's subscription and partial request, the
+/// numbering and encoding of lines (`LinePublisher`), and requests (`ControlDesk`, with `Control`
+/// for the ones that change things).
+final class ClientHub {
+    private struct ClientState {
+        var subscription = ClientSubscription()
+        var framer = RequestFramer()
+        /// Who connected (`SO_PEERCRED`); nil when the kernel would not say (then no control).
+        var peer: PeerCredentials?
+    }
+
+    let server: UnixSocketServer
+    private let poller: Poller
+    private let live: LivePipeline
+    private let actions: ActionRunner
+    /// Set once the control part exists (it needs the device hub, which needs this hub).
+    var control: Control!
+    /// What each client asked for, and its partial request line.
+    private var clients: [ClientID: ClientState] = [:]
+    private var publisher = LinePublisher()
+    /// Clients registered for `.writable` (they have queued output).
+    private var writableClients: Set<ClientID> = []
+    /// From a device's events read to their lines written to every client, for `stats`
+    /// (ClientHub+Stats.swift); the device hub records it.
+    var latency = LatencyHistogram()
+
+    var count: Int { server.clientCount }
+
+    init(server: UnixSocketServer, poller: Poller, live: LivePipeline, actions: ActionRunner) {
+        self.server = server
+        self.poller = poller
+        self.live = live
+        self.actions = actions
+    }
+
+    /// Sends the pipeline's output to the clients that want each item (gesture lines by
+    /// default; touch lines and failed states to subscribers; filters per client), and each
+    /// gesture to the action runner.
+    func publish() {
+        guard !live.output.isEmpty else { return }
+        // Once per batch, not per item: the server sorts its ids on every call. A client dropped
+        // while sending is skipped, as its state is gone.
+        let recipients = server.clientIDs
+        for item in live.output {
+            if case .gesture(let g) = item { Log.debug("\(g.name): \(g.state.rawValue)") }
+            let seq = publisher.publish(item, to: recipients, subscription: { clients[$0]?.subscription },
+                                        send: { send($1, to: $0) })
+            // GESTURE_SEQ: the line's seq, or the last one sent when nobody received this line.
+            if case .gesture(let g) = item { actions.handle(g, seq: seq, now: MonotonicClock.now()) }
+        }
+        live.output.removeAll(keepingCapacity: true)
+    }
+
+    /// Sends one line to every client, each in its format.
+    func broadcast(_ line: (UInt64, LineFormat) -> String) {
+        publisher.broadcast(to: server.clientIDs, format: { clients[$0]?.subscription.format ?? .text }, line: line,
+                            send: { send($1, to: $0) })
+    }
+
+    /// The pipeline makes touch outputs only while some client is subscribed to them.
+    private func updateTouchReporting() {
+        live.pipeline.reportsTouches = clients.values.contains { $0.subscription.touches }
+    }
+
+    private func send(_ bytes: [UInt8], to id: ClientID) {
+        if let event = server.send(bytes, to: id) { report(event) } else { updateInterest(id) }
+    }
+
+    private func report(_ event: ServerEvent) {
+        if case .dropped(let id, _) = event { clients[id] = nil; writableClients.remove(id); updateTouchReporting() }
+        switch event {
+        case .accepted(let id): Log.info("\(id): connected")
+        case .refused(let max): Log.limited(.warning, key: "client limit", "client refused: \(max) clients are connected already")
+        case .dropped(let id, .hangup): Log.info("\(id): disconnected")
+        case .dropped(let id, .queueOverflow(let limit)): Log.warning("\(id): stopped reading (\(limit) bytes queued), disconnected")
+        case .dropped(let id, .failed(let error)): Log.info("\(id): \(error), disconnected")
+        }
+    }
+
+    /// Registers `.writable` interest while the client has queued output. epoll_ctl only runs
+    /// when that changes: calling it for every client after every line cost a system call per
+    /// client per line on the frame path.
+    private func updateInterest(_ id: ClientID) {
+        guard let fd = server.descriptor(of: id) else { writableClients.remove(id); return }
+        let writable = server.wantsWritable(id)
+        guard writable != writableClients.contains(id) else { return }
+        let events: PollEvents = writable ? [.readable, .writable] : .readable
+        try? poller.modify(fd, token: LoopToken.token(of: id), events: events)
+        if writable { writableClients.insert(id) } else { writableClients.remove(id) }
+    }
+
+    /// Accepts every pending connection and greets it.
+    func accept() {
+        while true {
+            let event: ServerEvent?
+            do { event = try server.accept() } catch {
+                Log.limited(.warning, key: "accept", "accept failed: \(error)")
+                return
+            }
+            guard let event else { return }
+            report(event)
+            guard case .accepted(let id) = event, let fd = server.descriptor(of: id) else { continue }
+            do { try poller.add(fd, token: LoopToken.token(of: id), events: .readable) } catch {
+                Log.warning("\(id): cannot watch: \(error), disconnecting")
+                server.disconnect(id)
+                continue
+            }
+            var state = ClientState()
+            do { state.peer = try PeerCredentials.of(fd) } catch {
+                Log.warning("\(id): \(error); it may listen but not control")
+            }
+            if let peer = state.peer { Log.debug("\(id): \(peer)") }
+            clients[id] = state
+            send(Array(LineEncoder.hello(format: .text).utf8), to: id)
+        }
+    }
+
+    func service(_ id: ClientID, events ready: PollEvents) {
+        if ready.contains(.writable), let event = server.flush(id) { report(event); return }
+        if ready.contains(.readable) || ready.contains(.hangup) || ready.contains(.error) || ready.contains(.peerClosed) {
+            var received: [UInt8] = []
+            let event = server.receive(from: id, into: &received)
+            if !received.isEmpty { handleRequests(received, from: id) }
+            if let event { report(event); return }
+        }
+        updateInterest(id)
+    }
+
+    /// Applies each complete request line and answers it (`ControlDesk.answer`).
+    private func handleRequests(_ bytes: [UInt8], from id: ClientID) {
+        guard var state = clients[id] else { return }
+        state.framer.append(bytes)
+        while let item = state.framer.next() {
+            let peer = state.peer
+            let outcome = ControlDesk.answer(item, subscription: &state.subscription,
+                                             control: { control.apply($0, from: id, peer: peer) },
+                                             stats: statsLine(format:))
+            if let line = outcome.accepted { Log.debug("\(id): \(line)") }
+            if let message = outcome.badRequest { Log.limited(.info, key: "\(id) bad request", "\(id): bad request: \(message)") }
+            clients[id] = state
+            if case .line = item { updateTouchReporting() }
+            send(Array(outcome.answer.utf8), to: id)
+            // What a control request cancelled goes out after its answer.
+            publish()
+            guard clients[id] != nil else { return }   // dropped while answering
+        }
+        clients[id] = state   // the framer's progress, when there was no complete line
+    }
+
+    /// Sends what is queued, as far as each client takes it: the daemon is stopping.
+    func flushAll() {
+        for id in server.clientIDs { _ = server.flush(id) }
+    }
+}

@@ -1,0 +1,170 @@
+import GesturedConfig
+import GesturedCore
+import GesturedIO
+import Glibc
+
+/// The daemon's input devices: admission (`DeviceCandidate`), hotplug through udev's monitor,
+/// and one reader per open device feeding the pipeline. What devices did goes to the client hub.
+///
+/// Each open device is one `OpenDevice`: the place where a per-device sink (a uinput clone that
+/// forwards touches, decided by the core as data) would live beside its reader.
+final class DeviceHub {
+    struct OpenDevice {
+        let info: InputDeviceInfo
+        let evdev: EvdevDevice
+        let id: GesturePipeline.DeviceID
+        /// False when the kernel's CLOCK_MONOTONIC timestamps could not be had (umockdev): frames
+        /// are then stamped with their read time, so event times and deadlines share one clock.
+        let monotonic: Bool
+    }
+
+    private let poller: Poller
+    /// udev's netlink monitor; nil when it could not be created (no hotplug then).
+    let monitor: UdevMonitor?
+    private let live: LivePipeline
+    private let clients: ClientHub
+    /// The rules devices are admitted by; replaced on reload.
+    var configuration: Configuration
+    private(set) var devices: [UInt64: OpenDevice] = [:]
+    private var nextToken = LoopToken.devices.lowerBound
+    /// Scratch buffer reused for every read.
+    private var events: [RawEvent] = []
+
+    var count: Int { devices.count }
+
+    /// The open devices as control requests match them, in the order they were opened.
+    var controlDevices: [ControlDesk.Device] {
+        devices.keys.sorted().map { ControlDesk.Device(sysname: devices[$0]!.info.sysname, id: devices[$0]!.id) }
+    }
+
+    /// The udev monitor, then the devices present now that the configuration admits.
+    ///
+    /// The monitor before the enumeration: a device added in between is seen twice (the
+    /// duplicate is dropped by syspath in `hotplug`) rather than never.
+    static func discover(configuration: Configuration) -> (UdevMonitor?, [DeviceCandidate]) {
+        var monitor: UdevMonitor?
+        do { monitor = try UdevMonitor() } catch {
+            Log.warning("udev monitor: \(error); devices added later will not be seen")
+        }
+        var candidates: [DeviceCandidate] = []
+        do {
+            candidates = try UdevEnumerator.inputDevices().compactMap { DeviceCandidate.admit($0, configuration: configuration) }
+        } catch {
+            Log.warning("udev enumeration failed: \(error); starting without devices")
+        }
+        return (monitor, candidates)
+    }
+
+    init(poller: Poller, monitor: UdevMonitor?, live: LivePipeline, clients: ClientHub, configuration: Configuration) {
+        self.poller = poller
+        self.monitor = monitor
+        self.live = live
+        self.clients = clients
+        self.configuration = configuration
+    }
+
+    /// Udev announced devices: opens those added (unless open already: the enumeration may have
+    /// seen them), closes those removed, and takes up a device whose `change` shows that udev
+    /// has now processed it.
+    func hotplug() {
+        guard let monitor else { return }
+        for event in monitor.receive() {
+            let open = devices.first { $0.value.info.syspath == event.device.syspath }?.key
+            switch event.action {
+            case "remove":
+                if let open { close(token: open, reason: "removed (udev)") }
+            case "add", "change":
+                guard open == nil else { continue }
+                if let candidate = DeviceCandidate.admit(event.device, configuration: configuration) { self.open(candidate) }
+            default:
+                break
+            }
+        }
+    }
+
+    func open(_ candidate: DeviceCandidate) {
+        let (info, evdev, description) = (candidate.info, candidate.evdev, candidate.description)
+        let id: GesturePipeline.DeviceID
+        do { id = try live.pipeline.addDevice(description, rule: candidate.rule, fallbackCalibration: candidate.udevCalibration) } catch {
+            Log.warning("\(info.sysname) (\(info.name)): not usable: \(error), ignoring")
+            evdev.close()
+            return
+        }
+        candidate.grabIfAsked()
+        let monotonic = evdev.setMonotonicClock()
+        if !monotonic {
+            Log.warning("\(info.sysname): cannot switch event timestamps to CLOCK_MONOTONIC; stamping frames with their read time instead")
+        }
+        let token = nextToken
+        nextToken += 1
+        do { try poller.add(evdev.descriptor, token: token, events: .readable) } catch {
+            Log.warning("\(info.sysname): cannot watch: \(error), ignoring")
+            var discarded: [GesturePipeline.Output] = []
+            live.pipeline.removeDevice(id, now: MonotonicClock.now(), into: &discarded)
+            evdev.close()
+            return
+        }
+        devices[token] = OpenDevice(info: info, evdev: evdev, id: id, monotonic: monotonic)
+        Log.info("\(info.sysname) (\(info.name)): using it, \(description.slotCount) slots")
+        clients.broadcast { seq, format in
+            LineEncoder.device(added: true, sysname: info.sysname, name: info.name, seq: seq, format: format)
+        }
+    }
+
+    func close(token: UInt64, reason: String) {
+        guard let device = devices.removeValue(forKey: token) else { return }
+        try? poller.remove(device.evdev.descriptor)
+        live.output.removeAll(keepingCapacity: true)
+        live.pipeline.removeDevice(device.id, now: MonotonicClock.now(), into: &live.output)
+        clients.publish()
+        device.evdev.close()
+        Log.info("\(device.info.sysname) (\(device.info.name)): \(reason), closed")
+        clients.broadcast { seq, format in
+            LineEncoder.device(added: false, sysname: device.info.sysname, name: device.info.name, seq: seq, format: format)
+        }
+    }
+
+    /// Reads what a device has, feeds the pipeline and publishes what it made.
+    func read(token: UInt64, events ready: PollEvents) {
+        guard let device = devices[token] else { return }
+        events.removeAll(keepingCapacity: true)
+        let status: EvdevDevice.ReadStatus
+        do { status = try device.evdev.read(into: &events) } catch {
+            close(token: token, reason: "read failed: \(error)")
+            return
+        }
+        // The latency clock starts once the events are read: the read itself is the kernel's
+        // (or, under umockdev, the emulator's) time, not the daemon's.
+        let readStart = MonotonicClock.now()
+        if !device.monotonic {
+            let now = MonotonicClock.now()
+            for i in events.indices { events[i].time = now }
+        }
+        live.output.removeAll(keepingCapacity: true)
+        for event in events { live.pipeline.handle(event, from: device.id, into: &live.output) }
+        clients.publish()
+        clients.latency.record(MonotonicClock.now() - readStart)
+        DeviceCandidate.logAnomalies(live.pipeline.takeAnomalies(of: device.id), sysname: device.info.sysname)
+        switch status {
+        case .drained:
+            if ready.contains(.hangup) || ready.contains(.error) { close(token: token, reason: "hung up") }
+        case .resynced:
+            Log.limited(.warning, key: "\(device.info.sysname) SYN_DROPPED",
+                        "\(device.info.sysname): events dropped by the kernel (SYN_DROPPED); touches cancelled and resynchronized")
+        case .gone:
+            close(token: token, reason: "removed")
+        }
+    }
+
+    /// Cancels every device's touches (their gestures end `cancelled`), publishes that, and
+    /// closes the devices: the daemon is stopping.
+    func closeAll() {
+        live.output.removeAll(keepingCapacity: true)
+        for token in devices.keys.sorted() {
+            if let device = devices[token] { live.pipeline.removeDevice(device.id, now: MonotonicClock.now(), into: &live.output) }
+        }
+        clients.publish()
+        for device in devices.values { device.evdev.close() }
+        devices.removeAll()
+    }
+}

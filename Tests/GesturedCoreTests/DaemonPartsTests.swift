@@ -1,0 +1,133 @@
+import Testing
+@testable import GesturedCore
+
+/// The decisions of the daemon's client hub and control part, without sockets or a subprocess:
+/// who receives which line with which seq (`LinePublisher`), what each request line is answered
+/// and what a control request changes (`ControlDesk`).
+struct DaemonPartsTests {
+    typealias Run = GesturePipelineTests.Run
+    static let panel = GesturePipelineTests.panel
+
+    /// A client of the publisher: its subscription and the lines it received.
+    struct Client {
+        var subscription = ClientSubscription()
+        var lines: [String] = []
+    }
+
+    static func deliver(_ item: GesturePipeline.Output, with publisher: inout LinePublisher,
+                        to clients: inout [Int: Client]) -> UInt64 {
+        let snapshot = clients
+        return publisher.publish(item, to: snapshot.keys.sorted(), subscription: { snapshot[$0]?.subscription },
+                                 send: { id, bytes in clients[id]!.lines.append(String(decoding: bytes.dropLast(), as: UTF8.self)) })
+    }
+
+    /// A tap's touch lines and its gesture line, the touch lines with a lift of the touch at 40 ms.
+    static func tapOutputs() throws -> [GesturePipeline.Output] {
+        var run = try Run()
+        let a = try run.pipeline.addDevice(panel)
+        var outputs: [GesturePipeline.Output] = []
+        for (id, ms) in [(Int32(1), Int64(0)), (-1, 40)] {
+            let t = Instant(microseconds: ms * 1000)
+            var events = [RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_SLOT, value: 0),
+                          RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_TRACKING_ID, value: id)]
+            if id >= 0 {
+                events += [RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_X, value: 500),
+                           RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_Y, value: 500)]
+            }
+            events.append(RawEvent(time: t, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
+            for e in events { run.pipeline.handle(e, from: a, into: &outputs) }
+        }
+        return outputs
+    }
+
+    @Test func eachClientGetsWhatItSubscribedToNumberedByLinesSentToAnyone() throws {
+        var publisher = LinePublisher()
+        var clients: [Int: Client] = [1: Client(), 2: Client(), 3: Client()]
+        clients[2]!.subscription.apply(.subscribe(.touches))
+        clients[2]!.subscription.apply(.format(.json))
+        clients[3]!.subscription.apply(.filter(try LineFilter(parsing: "type=swipe")))
+        var seqs: [UInt64] = []
+        for item in try Self.tapOutputs() { seqs.append(Self.deliver(item, with: &publisher, to: &clients)) }
+        #expect(clients[1]!.lines == [
+            "gesture tap ended tap view=root device=event3 time=0.040000 seq=3 touches=1 x=500.00 y=500.00 viewX=500.00 viewY=500.00 taps=1",
+        ])
+        #expect(clients[2]!.lines.count == 3)
+        #expect(clients[2]!.lines[0].hasPrefix("{\"event\":\"touch\",\"phase\":\"began\""), "\(clients[2]!.lines)")
+        #expect(clients[2]!.lines[2].contains("\"seq\":3"), "\(clients[2]!.lines)")
+        #expect(clients[3]!.lines.isEmpty)
+        #expect(seqs == [1, 2, 3])
+        #expect(publisher.seq == 3)
+    }
+
+    @Test func aLineNobodyWantsIsNeitherNumberedNorSent() throws {
+        var publisher = LinePublisher()
+        var clients: [Int: Client] = [7: Client()]
+        let outputs = try Self.tapOutputs()   // touch began, touch ended, tap ended
+        // Nobody subscribed to touches: the touch lines take no number.
+        #expect(outputs.map { Self.deliver($0, with: &publisher, to: &clients) } == [0, 0, 1])
+        #expect(clients[7]!.lines.count == 1 && clients[7]!.lines[0].contains(" seq=1 "), "\(clients[7]!.lines)")
+        // A client gone mid-batch (no subscription) is skipped.
+        var none = LinePublisher()
+        #expect(none.publish(outputs[2], to: [1], subscription: { _ in nil }, send: { _, _ in Issue.record("sent") }) == 0)
+    }
+
+    @Test func broadcastNumbersOnceEncodesOncePerFormatAndSkipsAnEmptyRoom() {
+        var publisher = LinePublisher()
+        var encoded: [LineFormat] = []
+        var sent: [(Int, String)] = []
+        publisher.broadcast(to: [Int](), format: { _ in .text }, line: { _, _ in Issue.record("encoded"); return "" },
+                            send: { _, _ in Issue.record("sent") })
+        #expect(publisher.seq == 0)
+        publisher.broadcast(to: [1, 2, 3], format: { $0 == 2 ? .json : .text },
+                            line: { seq, format in encoded.append(format); return "device \(seq) \(format)\n" },
+                            send: { sent.append(($0, String(decoding: $1, as: UTF8.self))) })
+        #expect(encoded == [.text, .json])
+        #expect(sent.map(\.0) == [1, 2, 3])
+        #expect(sent.map(\.1) == ["device 1 text\n", "device 1 json\n", "device 1 text\n"])
+    }
+
+    // MARK: Requests
+
+    @Test func requestLinesAreAnsweredInTheClientsFormat() {
+        var subscription = ClientSubscription()
+        func answer(_ item: RequestFramer.Item, refuse: String? = nil) -> ControlDesk.Outcome {
+            ControlDesk.answer(item, subscription: &subscription, control: { _ in refuse }, stats: { "stats \($0)\n" })
+        }
+        #expect(answer(.line("ping")) == .init(answer: "ok command=ping\n", accepted: "ping"))
+        #expect(answer(.line("frobnicate")).badRequest != nil)
+        #expect(answer(.line("frobnicate")).answer.hasPrefix("error "))
+        #expect(answer(.tooLong).answer == "error command=\"\" message=\"request longer than 1024 bytes\"\n")
+        #expect(answer(.line("stats")) == .init(answer: "stats text\n", accepted: "stats"))
+        #expect(answer(.line("format json")).answer == "{\"event\":\"ok\",\"command\":\"format\"}\n")
+        #expect(subscription.format == .json)
+        let refused = answer(.line("hide root"), refuse: "not authorized")
+        #expect(refused.accepted == nil && refused.badRequest == nil)
+        #expect(refused.answer == "{\"event\":\"error\",\"command\":\"hide\",\"message\":\"not authorized\"}\n")
+        #expect(answer(.line("subscribe touches")).accepted == "subscribe touches")
+        #expect(subscription.touches)
+    }
+
+    @Test func controlChangesThePipelineOrSaysWhyNot() throws {
+        var run = try Run()
+        let a = try run.pipeline.addDevice(Self.panel)
+        var output: [GesturePipeline.Output] = []
+        let now = Instant(microseconds: 0)
+        let devices = [ControlDesk.Device(sysname: "event3", id: a)]
+        let layouts = ["small": Layout(entries: [.init(view: "corner", changes: [.frame(frame(0, 0, 10, 10))])])]
+        func apply(_ r: ControlRequest) -> String? {
+            ControlDesk.apply(r, to: &run.pipeline, layouts: layouts, devices: devices, now: now, into: &output)
+        }
+        #expect(apply(.view("nowhere", .hidden(true))) == "no view 'nowhere'")
+        #expect(apply(.layout("big")) == "no layout 'big' (small)")
+        #expect(ControlDesk.apply(.layout("big"), to: &run.pipeline, layouts: [:], devices: devices, now: now, into: &output)
+                == "no layout 'big' (the configuration defines none)")
+        #expect(apply(.rotate(device: "event9", .quarter)) == "no device matches 'event9'")
+        #expect(apply(.layout("small")) == nil)
+        let corner = run.pipeline.engine.tree.index(of: "corner")!
+        #expect(run.pipeline.engine.tree.nodes[corner].frame == frame(0, 0, 10, 10))
+        #expect(apply(.rotate(device: "event*", .quarter)) == nil)
+        #expect(run.pipeline.geometry(of: a)?.rotation == .quarter)
+        #expect(output.isEmpty)
+        #expect(ControlDesk.describe(.view("corner", .frame(frame(1, 2, 3, 4)))) == "corner 1.00 2.00 3.00 4.00")
+    }
+}
