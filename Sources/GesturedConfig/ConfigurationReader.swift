@@ -2,7 +2,9 @@ import GesturedCore
 
 /// The keys of each object of the configuration (CONTRACT.md §2, docs/CONFIG.md).
 enum ConfigKeys {
-    static let root = ["screen", "devices", "views", "layouts", "control", "socket"]
+    static let root = ["screen", "devices", "views", "layouts", "control", "socket", "screens"]
+    static let screenEntry = ["id", "width", "height", "devices", "views", "layouts"]
+    static let screenDevice = ["match"]
     static let screen = ["width", "height"]
     static let device = ["match", "rotation", "calibration", "grab", "ignore", "add", "maximumTouches"]
     static let match = ["name", "sysname", "vendor", "product", "type", "properties"]
@@ -32,6 +34,9 @@ extension DocumentReader {
         if let node = members["layouts"], node.value != .null {
             configuration.layouts = layouts(node, viewIDs: Set(Self.viewIDs(configuration.views)))
         }
+        if let node = members["screens"], node.value != .null {
+            configuration.screens = screens(node, root: members, references: &references)
+        }
         if let node = members["control"], node.value != .null, let policy = controlPolicy(node) {
             configuration.control = policy
         }
@@ -50,7 +55,7 @@ extension DocumentReader {
         return Size(width: width, height: height)
     }
 
-    private mutating func positiveLength(_ node: Node?) -> Double? {
+    mutating func positiveLength(_ node: Node?) -> Double? {
         guard let node, let n = number(node) else { return nil }
         guard n > 0 else { report("must be greater than 0, found \(format(n))", at: node.path); return nil }
         return n
@@ -92,7 +97,7 @@ extension DocumentReader {
 
     /// `{name, sysname, vendor, product, type, properties}`: globs, 16-bit ids (`0x0eef` is
     /// fine in JSON5), a device kind, and `{PROPERTY: glob}` on udev properties.
-    private mutating func deviceMatch(_ fields: [String: Node]) -> DeviceMatch {
+    mutating func deviceMatch(_ fields: [String: Node]) -> DeviceMatch {
         var match = DeviceMatch(name: string(fields["name"]), sysname: string(fields["sysname"]))
         for (key, target) in [("vendor", \DeviceMatch.vendor), ("product", \DeviceMatch.product)] {
             guard let node = fields[key], let n = integer(node, minimum: 0) else { continue }
@@ -116,7 +121,7 @@ extension DocumentReader {
 
     // MARK: Views
 
-    private mutating func view(_ node: Node, references: inout ReferenceTable) -> ViewSpec? {
+    mutating func view(_ node: Node, references: inout ReferenceTable) -> ViewSpec? {
         guard let members = object(node) else { return nil }
         checkKeys(members, of: node, known: ConfigKeys.view, required: ["id"])
         var spec = ViewSpec(id: "")

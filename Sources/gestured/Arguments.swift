@@ -4,7 +4,7 @@ import GesturedCore
 /// (exit status 2).
 enum Command: Equatable {
     case run(config: String?, socket: String?, verbose: Bool)
-    case replay(config: String?, format: LineFormat, touches: Bool, failed: Bool, description: String?, recording: String)
+    case replay(config: String?, format: LineFormat, touches: Bool, failed: Bool, description: String?, recordings: [String])
     case checkConfig(file: String)
     case devices(config: String?, json: Bool)
     case listen(socket: String?, format: LineFormat, filter: LineFilter?, touches: Bool, failed: Bool,
@@ -43,9 +43,12 @@ enum Arguments {
             let format = try options.format()
             let touches = options.flag("--touches"), failed = options.flag("--failed")
             let description = try options.value("--description")
-            let positional = try options.finish(positional: 1)
+            let recordings = try options.finish(atLeast: 1)
+            if description != nil, recordings.count > 1 {
+                throw UsageError(message: "--description applies to one recording; with several, each must describe its device")
+            }
             return .replay(config: config, format: format, touches: touches, failed: failed,
-                           description: description, recording: positional[0])
+                           description: description, recordings: recordings)
         case "check-config":
             let positional = try options.finish(positional: 1)
             return .checkConfig(file: positional[0])
@@ -86,8 +89,10 @@ enum Arguments {
           gestured [run] [--config FILE] [--socket PATH] [--verbose]
                                      the daemon, in the foreground (systemd runs it like this)
           gestured replay [--config FILE] [--format text|json] [--touches] [--failed]
-                          [--description DESC] RECORDING
-                                     the daemon's pipeline over an evemu recording, lines to stdout
+                          [--description DESC] RECORDING [RECORDING ...]
+                                     the daemon's pipeline over evemu recordings (several: one
+                                     device each, event0, event1, ..., interleaved by time),
+                                     lines to stdout
           gestured check-config FILE validate a configuration; exit 0, or print errors and exit 78
           gestured devices [--json] [--config FILE]
                                      every input device udev knows: type, protocol, slots, axis
@@ -140,6 +145,12 @@ private struct Options {
     }
 
     @discardableResult
+    /// The positional arguments, at least `minimum` of them (after the options).
+    mutating func finish(atLeast minimum: Int) throws(UsageError) -> [String] {
+        guard items.count >= minimum else { return try finish(positional: minimum) }
+        return try finish(positional: items.count)
+    }
+
     mutating func finish(positional count: Int) throws(UsageError) -> [String] {
         if let unknown = items.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
             throw UsageError(message: "unknown option '\(unknown)'")

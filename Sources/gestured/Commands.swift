@@ -30,8 +30,11 @@ func loadConfiguration(_ path: String?) throws(CommandFailure) -> Configuration 
     } else {
         configuration = ConfigLoader.defaultConfiguration()
     }
-    do { _ = try GestureEngine(views: configuration.views, screen: DeviceGeometry.fallbackScreen) } catch {
-        throw CommandFailure(ExitStatus.config, "\(path ?? "<default configuration>"): \(error)")
+    for spec in configuration.screenSpecs {
+        do { _ = try GestureEngine(views: spec.views, screen: DeviceGeometry.fallbackScreen) } catch {
+            throw CommandFailure(ExitStatus.config, "\(path ?? "<default configuration>"): "
+                                 + (spec.id.map { "screen \($0): " } ?? "") + "\(error)")
+        }
     }
     return configuration
 }
@@ -67,36 +70,41 @@ struct OutputBuffer {
 }
 
 enum ReplayCommand {
-    /// The sysname replayed devices get in lines.
-    static let sysname = "event0"
+    /// The sysname the k-th recording's device gets in lines (CONTRACT.md §4): `event<k>`.
+    static func sysname(_ k: Int) -> String { "event\(k)" }
 
+    /// Replays one recording, or several interleaved by time (one device each).
     static func run(config: String?, format: LineFormat, touches: Bool, failed: Bool,
-                    description: String?, recording: String) throws(CommandFailure) {
+                    description: String?, recordings paths: [String]) throws(CommandFailure) {
         let configuration = try loadConfiguration(config)
-        let events = try parse(recording)
-        var device = events.description
-        if let description {
-            device = try parse(description).description
-            guard device != nil else { throw CommandFailure(ExitStatus.failure, "\(description): no device description (N:, I:, B:, A: lines)") }
-        }
-        guard let device else {
-            throw CommandFailure(ExitStatus.failure,
-                                 "\(recording): the recording has no device description; name the file that has it with --description DESC")
+        var recordings: [(device: DeviceDescription, events: [RawEvent])] = []
+        for (k, recording) in paths.enumerated() {
+            let sysname = sysname(k)
+            let events = try parse(recording, sysname: sysname)
+            var device = events.description
+            if let description {
+                device = try parse(description, sysname: sysname).description
+                guard device != nil else { throw CommandFailure(ExitStatus.failure, "\(description): no device description (N:, I:, B:, A: lines)") }
+            }
+            guard let device else {
+                throw CommandFailure(ExitStatus.failure,
+                                     "\(recording): the recording has no device description; name the file that has it with --description DESC")
+            }
+            recordings.append((device.deviceDescription(sysname: sysname), events.events))
         }
         var out = OutputBuffer()
         do {
-            try Replay.run(device: device.deviceDescription(sysname: sysname), events: events.events,
-                           configuration: configuration,
+            try Replay.run(recordings: recordings, configuration: configuration,
                            options: Replay.Options(format: format, touches: touches, failed: failed)) { out.take(&$0) }
         } catch {
             out.flush()
-            throw CommandFailure(ExitStatus.failure, "\(recording): \(error)")
+            throw CommandFailure(ExitStatus.failure, "\(paths.count == 1 ? paths[0] : paths.joined(separator: ", ")): \(error)")
         }
         out.flush()
     }
 
     /// Reads and parses a recording as bytes: no `String` of the whole file is built.
-    private static func parse(_ path: String) throws(CommandFailure) -> EvemuRecording {
+    private static func parse(_ path: String, sysname: String) throws(CommandFailure) -> EvemuRecording {
         let bytes: [UInt8]
         do { bytes = try readFile(path: path) } catch { throw CommandFailure(ExitStatus.failure, "\(error)") }
         do { return try EvemuRecording.parse(bytes: bytes, sysname: sysname) } catch {

@@ -10,19 +10,19 @@ final class Control {
     private let devices: () -> [ControlDesk.Device]
     /// Who may send control requests; rebuilt on reload.
     private var authority: ControlAuthority
-    private var layouts: [String: Layout]
+    private var layouts: [ControlDesk.ScreenLayouts]
 
     init(configuration: Configuration, live: LivePipeline, devices: @escaping () -> [ControlDesk.Device]) {
         self.live = live
         self.devices = devices
         authority = ControlAuthority(configuration.control)
-        layouts = configuration.layouts
+        layouts = ControlDesk.layouts(of: configuration)
     }
 
     /// Takes up a reloaded configuration's control policy and layouts.
     func configure(_ configuration: Configuration) {
         authority = ControlAuthority(configuration.control)
-        layouts = configuration.layouts
+        layouts = ControlDesk.layouts(of: configuration)
     }
 
     /// Applies a control request from an authorized peer, leaving the gesture lines it causes in

@@ -47,20 +47,26 @@ final class Daemon {
             timer = try DeadlineTimer()
             actions = try ActionRunner(poller: poller)
         } catch { throw .system(error) }
-        actions.configure(configuration.views)
+        actions.configure(configuration.allViews)
         let server: UnixSocketServer
         do { server = try ListeningSocket.open(path: socketPath, settings: configuration.socket) } catch { throw .socket(error) }
 
         let (monitor, candidates) = DeviceHub.discover(configuration: configuration)
-        let first = candidates.first?.description
-        let screen = GesturePipeline.screen(configuration: configuration, firstDevice: first,
-                                            rotation: candidates.first?.rule?.rotation ?? .none)
-        do { live = LivePipeline(try GesturePipeline(configuration: configuration, screen: screen)) } catch {
+        // Each screen without a configured size takes its first device's.
+        var sizes: [Size] = []
+        for (index, spec) in configuration.screenSpecs.enumerated() {
+            let first = candidates.first { $0.screen == index }
+            let size = GesturePipeline.size(configured: spec.size, firstDevice: first?.description,
+                                            rotation: first?.rule?.rotation ?? .none)
+            sizes.append(size)
+            Log.info((spec.id.map { "screen \($0)" } ?? "screen")
+                     + " is \(LineEncoder.fixed(size.width, decimals: 0))x\(LineEncoder.fixed(size.height, decimals: 0)) points"
+                     + (spec.size == nil ? " (from \(first.map { "device \($0.info.sysname)" } ?? "the fallback size"))" : ""))
+        }
+        do { live = LivePipeline(try GesturePipeline(configuration: configuration, sizes: sizes)) } catch {
             throw .configuration("\(error)")
         }
         live.pipeline.reportsTouches = false   // until a client subscribes to touches
-        Log.info("screen is \(LineEncoder.fixed(screen.width, decimals: 0))x\(LineEncoder.fixed(screen.height, decimals: 0)) points"
-                 + (configuration.screen == nil ? " (from \(first.map { "device \($0.sysname)" } ?? "the fallback size"))" : ""))
 
         clients = ClientHub(server: server, poller: poller, live: live, actions: actions)
         devices = DeviceHub(poller: poller, monitor: monitor, live: live, clients: clients, configuration: configuration)
@@ -126,7 +132,7 @@ final class Daemon {
         }
         configuration = fresh
         control.configure(fresh)
-        actions.configure(fresh.views)
+        actions.configure(fresh.allViews)
         clients.publish()
         Log.info("configuration reloaded from \(configPath ?? "the embedded default")")
     }

@@ -12,6 +12,8 @@ struct DeviceCandidate {
     let rule: DeviceRule?
     /// The udev `LIBINPUT_CALIBRATION_MATRIX`, when valid and the rule sets no calibration.
     let udevCalibration: [Double]?
+    /// The index of its screen (`Configuration.screenIndex(of:properties:)`).
+    let screen: Int
 
     /// Nil when the device is not (or not yet) to be used; the reason is logged.
     static func admit(_ info: InputDeviceInfo, configuration: Configuration) -> DeviceCandidate? {
@@ -38,6 +40,11 @@ struct DeviceCandidate {
             evdev.close()
             return nil
         }
+        guard let screen = configuration.screenIndex(of: description, properties: info.properties) else {
+            Log.info("\(label): not used (no screen takes it: no screen's devices match it and none says devices: \"rest\")")
+            evdev.close()
+            return nil
+        }
         let rule = index.map { configuration.devices[$0] }
         var udevCalibration: [Double]?
         if rule?.calibration == nil, let text = info.properties["LIBINPUT_CALIBRATION_MATRIX"] {
@@ -47,7 +54,7 @@ struct DeviceCandidate {
             }
         }
         return DeviceCandidate(info: info, evdev: evdev, description: description, rule: rule,
-                               udevCalibration: udevCalibration)
+                               udevCalibration: udevCalibration, screen: screen)
     }
 
     /// `EVIOCGRAB` as the rule asks; a failure is logged with what it means for the kiosk.

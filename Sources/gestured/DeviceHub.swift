@@ -85,7 +85,10 @@ final class DeviceHub {
     func open(_ candidate: DeviceCandidate) {
         let (info, evdev, description) = (candidate.info, candidate.evdev, candidate.description)
         let id: GesturePipeline.DeviceID
-        do { id = try live.pipeline.addDevice(description, rule: candidate.rule, fallbackCalibration: candidate.udevCalibration) } catch {
+        do {
+            id = try live.pipeline.addDevice(description, rule: candidate.rule, fallbackCalibration: candidate.udevCalibration,
+                                             screen: candidate.screen)
+        } catch {
             Log.warning("\(info.sysname) (\(info.name)): not usable: \(error), ignoring")
             evdev.close()
             return
@@ -105,7 +108,8 @@ final class DeviceHub {
             return
         }
         devices[token] = OpenDevice(info: info, evdev: evdev, id: id, monotonic: monotonic)
-        Log.info("\(info.sysname) (\(info.name)): using it, \(description.slotCount) slots")
+        let screen = live.pipeline.screens[candidate.screen].id.map { " on screen \($0)" } ?? ""
+        Log.info("\(info.sysname) (\(info.name)): using it, \(description.slotCount) slots\(screen)")
         clients.broadcast { seq, format in
             LineEncoder.device(added: true, sysname: info.sysname, name: info.name, seq: seq, format: format)
         }

@@ -19,6 +19,8 @@ enum DevicesCommand {
         var usable: Bool
         var rule: Int?
         var decision: String
+        /// With `screens` configured: the id of the screen that takes the device, "" for none.
+        var screen: String?
     }
 
     static func run(config: String?, json: Bool) throws(CommandFailure) {
@@ -64,8 +66,12 @@ enum DevicesCommand {
             }
         }
         entry.rule = DeviceSelection.rule(for: description, properties: info.properties, rules: configuration.devices)
+        let screen = configuration.screenIndex(of: description, properties: info.properties)
+        if !configuration.screens.isEmpty { entry.screen = screen.flatMap { configuration.screens[$0].id } ?? "" }
         let decision = DeviceSelection.decide(description, properties: info.properties, rules: configuration.devices)
         switch decision {
+        case .use where screen == nil:
+            entry.decision = "not used (no screen takes it)"
         case .use where !DeviceSelection.isReady(initialized: info.isInitialized, properties: info.properties):
             entry.decision = "not used yet (udev has not processed it)"
         case .use where !entry.usable:
@@ -93,6 +99,7 @@ enum DevicesCommand {
             if !axes.isEmpty { lines.append("  " + axes.joined(separator: ", ")) }
         }
         lines.append("  rule: " + (e.rule.map { "devices[\($0)]" } ?? "none"))
+        if let screen = e.screen { lines.append("  screen: " + (screen.isEmpty ? "none" : screen)) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -117,6 +124,7 @@ enum DevicesCommand {
         fields.append(("usable", e.usable ? "true" : "false"))
         fields.append(("rule", e.rule.map { "\($0)" } ?? "null"))
         fields.append(("decision", string(e.decision)))
+        if let screen = e.screen { fields.append(("screen", screen.isEmpty ? "null" : string(screen))) }
         return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
 

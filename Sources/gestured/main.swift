@@ -28,9 +28,9 @@ do throws(CommandFailure) {
         try CheckConfigCommand.run(file: file)
     case .devices(let config, let json):
         try DevicesCommand.run(config: config, json: json)
-    case .replay(let config, let format, let touches, let failed, let description, let recording):
+    case .replay(let config, let format, let touches, let failed, let description, let recordings):
         try ReplayCommand.run(config: config, format: format, touches: touches, failed: failed,
-                              description: description, recording: recording)
+                              description: description, recordings: recordings)
     case .listen(let socket, let format, let filter, let touches, let failed, let exec, let shell):
         let runner = try exec.map { command throws(CommandFailure) in try ListenExec(command: command, shell: shell) }
         try ListenCommand.run(socket: socketPath(socket), format: format, filter: filter, touches: touches, failed: failed,

@@ -23,7 +23,7 @@ struct ClientRequestTests {
         #expect(parse("format  json") == "error format: format takes one argument")
         #expect(parse("format xml") == "error format: unknown format 'xml' (text or json)")
         #expect(parse("subscribe everything") == "error subscribe: unknown stream 'everything' (touches or failed)")
-        #expect(parse("filter colour=red") == "error filter: unknown filter key 'colour' (type, state, name, view or device)")
+        #expect(parse("filter colour=red") == "error filter: unknown filter key 'colour' (type, state, name, view, device or screen)")
         #expect(parse("filter type") == "error filter: filter term 'type' is not key=pattern")
         #expect(parse("filter type=") == "error filter: filter term 'type=' has an empty pattern")
         #expect(parse("ping pong") == "error ping: ping takes no argument")

@@ -14,6 +14,7 @@ struct ControlRequestTests {
         #expect(try ClientRequest.parse("frame map 10 -20.5 300 1e2") ==
                 .control(.view("map", .frame(Rect(x: 10, y: -20.5, width: 300, height: 100)))))
         #expect(try ClientRequest.parse("layout night") == .control(.layout("night")))
+        #expect(try ClientRequest.parse("layout night operator") == .control(.layout("night", screen: "operator")))
         #expect(try ClientRequest.parse("rotate event* 270") == .control(.rotate(device: "event*", .threeQuarters)))
         #expect(try ClientRequest.parse("hide button").command == "hide")
         #expect(try ClientRequest.parse("frame a 0 0 0 0").command == "frame")
@@ -28,7 +29,7 @@ struct ControlRequestTests {
         #expect(parse("frame map 1 2 inf 4") == "error frame: 'inf' is not a finite number")
         #expect(parse("frame map 0x10 2 3 4") == "error frame: '0x10' is not a finite number")
         #expect(parse("frame map 1 2 -3 4") == "error frame: width and height must be at least 0")
-        #expect(parse("layout") == "error layout: layout takes one argument: a layout name")
+        #expect(parse("layout") == "error layout: layout takes a layout name and optionally a screen id")
         #expect(parse("rotate event5 45") == "error rotate: rotation must be 0, 90, 180 or 270, found '45'")
         #expect(parse("rotate event5") == "error rotate: rotate takes a device and 0, 90, 180 or 270")
     }

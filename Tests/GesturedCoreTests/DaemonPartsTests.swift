@@ -113,15 +113,18 @@ struct DaemonPartsTests {
         var output: [GesturePipeline.Output] = []
         let now = Instant(microseconds: 0)
         let devices = [ControlDesk.Device(sysname: "event3", id: a)]
-        let layouts = ["small": Layout(entries: [.init(view: "corner", changes: [.frame(frame(0, 0, 10, 10))])])]
+        let layouts = [ControlDesk.ScreenLayouts(screen: nil, layouts: [
+            "small": Layout(entries: [.init(view: "corner", changes: [.frame(frame(0, 0, 10, 10))])]),
+        ])]
         func apply(_ r: ControlRequest) -> String? {
             ControlDesk.apply(r, to: &run.pipeline, layouts: layouts, devices: devices, now: now, into: &output)
         }
         #expect(apply(.view("nowhere", .hidden(true))) == "no view 'nowhere'")
         #expect(apply(.layout("big")) == "no layout 'big' (small)")
-        #expect(ControlDesk.apply(.layout("big"), to: &run.pipeline, layouts: [:], devices: devices, now: now, into: &output)
+        #expect(ControlDesk.apply(.layout("big"), to: &run.pipeline, layouts: [], devices: devices, now: now, into: &output)
                 == "no layout 'big' (the configuration defines none)")
         #expect(apply(.rotate(device: "event9", .quarter)) == "no device matches 'event9'")
+        #expect(apply(.layout("small", screen: "operator")) == "no screen 'operator' (the configuration has no screens)")
         #expect(apply(.layout("small")) == nil)
         let corner = run.pipeline.engine.tree.index(of: "corner")!
         #expect(run.pipeline.engine.tree.nodes[corner].frame == frame(0, 0, 10, 10))

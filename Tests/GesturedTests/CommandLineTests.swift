@@ -67,7 +67,7 @@ struct CommandLineTests {
         (["replay", "--format", "xml", "x.events"], "gestured: --format must be text or json, not 'xml'"),
         (["replay"], "gestured: expected 1 argument, got 0"),
         (["check-config"], "gestured: expected 1 argument, got 0"),
-        (["listen", "--filter", "colour=red"], "gestured: --filter: unknown filter key 'colour' (type, state, name, view or device)"),
+        (["listen", "--filter", "colour=red"], "gestured: --filter: unknown filter key 'colour' (type, state, name, view, device or screen)"),
         (["listen", "--shell"], "gestured: --shell only goes with --exec"),
         (["listen", "--exec", " "], "gestured: --exec needs a command"),
         (["listen", "--exec", "true", "--format", "json"], "gestured: --format applies to printed lines; --exec prints none"),

@@ -91,12 +91,13 @@ public enum ClientRequest: Hashable, Sendable {
 
 /// Which lines a client wants: terms `key=pattern` separated by spaces, all of which must match
 /// (`type=tap|swipe state=ended view=button-*`). A pattern is a glob (`*`, `?`, `[...]`);
-/// `|` separates alternatives. Keys: `type`, `state`, `name`, `view`, `device`. Gesture lines are
-/// matched on every key; touch lines on `view` and `device` only (the others do not apply to
+/// `|` separates alternatives. Keys: `type`, `state`, `name`, `view`, `device`, `screen` (an
+/// empty value in the single form). Gesture lines are matched on every key; touch lines on
+/// `view`, `device` and `screen` only (the others do not apply to
 /// them and are ignored); `hello`, `device`, `ok` and `error` lines are always sent.
 public struct LineFilter: Hashable, Sendable, CustomStringConvertible {
     public enum Key: String, Hashable, Sendable, CaseIterable {
-        case type, state, name, view, device
+        case type, state, name, view, device, screen
     }
 
     public struct Term: Hashable, Sendable {
@@ -116,7 +117,7 @@ public struct LineFilter: Hashable, Sendable, CustomStringConvertible {
             }
             let keyText = word[..<eq], pattern = word[word.index(after: eq)...]
             guard let key = Key(rawValue: String(keyText)) else {
-                throw ParseError(message: "unknown filter key '\(keyText)' (type, state, name, view or device)")
+                throw ParseError(message: "unknown filter key '\(keyText)' (type, state, name, view, device or screen)")
             }
             guard !pattern.isEmpty else { throw ParseError(message: "filter term '\(word)' has an empty pattern") }
             terms.append(Term(key: key, alternatives: pattern.split(separator: "|", omittingEmptySubsequences: false).map(String.init)))
@@ -136,6 +137,7 @@ public struct LineFilter: Hashable, Sendable, CustomStringConvertible {
             case .name: event.name
             case .view: event.view
             case .device: event.sample.device.description
+            case .screen: event.screen ?? ""
             }
             return term.alternatives.contains { Glob.matches($0, value) }
         }
@@ -147,6 +149,7 @@ public struct LineFilter: Hashable, Sendable, CustomStringConvertible {
             switch term.key {
             case .view: value = touch.view ?? ""
             case .device: value = touch.update.device.description
+            case .screen: value = touch.screen ?? ""
             case .type, .state, .name: return true
             }
             return term.alternatives.contains { Glob.matches($0, value) }

@@ -49,24 +49,51 @@ public enum ControlDesk {
         public init(sysname: String, id: GesturePipeline.DeviceID) { self.sysname = sysname; self.id = id }
     }
 
+    /// The layouts of one screen (`ScreenSpec.layouts`); `screen` is nil in the single form.
+    public struct ScreenLayouts: Hashable, Sendable {
+        public var screen: String?
+        public var layouts: [String: Layout]
+        public init(screen: String?, layouts: [String: Layout]) { self.screen = screen; self.layouts = layouts }
+    }
+
+    /// Every screen's layouts, in the configuration's order.
+    public static func layouts(of configuration: Configuration) -> [ScreenLayouts] {
+        configuration.screenSpecs.map { ScreenLayouts(screen: $0.id, layouts: $0.layouts) }
+    }
+
     /// Applies a control request of an authorized peer at `now`: first the deadlines due by then
     /// fire, then the change; the gesture lines both cause are appended to `output`. Returns why
-    /// the request cannot apply instead (no such view, layout or device); deadlines may still
-    /// have fired then.
+    /// the request cannot apply instead (no such view, layout, screen or device); deadlines may
+    /// still have fired then.
+    ///
+    /// View ids are unique across screens, so a view request needs no screen. `layout NAME`
+    /// applies the layout of every screen that has one by that name; `layout NAME SCREEN` that
+    /// screen's only.
     public static func apply(_ request: ControlRequest, to pipeline: inout GesturePipeline,
-                             layouts: [String: Layout], devices: [Device], now: Instant,
+                             layouts: [ScreenLayouts], devices: [Device], now: Instant,
                              into output: inout [GesturePipeline.Output]) -> String? {
         pipeline.advance(to: now, into: &output)
         switch request {
         case .view(let view, let change):
             guard pipeline.change(change, ofView: view, now: now, into: &output) else { return "no view '\(view)'" }
-        case .layout(let name):
-            guard let layout = layouts[name] else {
-                let known = layouts.keys.sorted()
+        case .layout(let name, let screen):
+            var candidates = layouts
+            if let screen {
+                candidates = layouts.filter { $0.screen == screen }
+                guard !candidates.isEmpty else {
+                    let known = layouts.compactMap(\.screen)
+                    return "no screen '\(screen)'" + (known.isEmpty ? " (the configuration has no screens)" : " (\(known.joined(separator: ", ")))")
+                }
+            }
+            let found = candidates.compactMap { $0.layouts[name] }
+            guard !found.isEmpty else {
+                let known = Set(candidates.flatMap(\.layouts.keys)).sorted()
                 return "no layout '\(name)'" + (known.isEmpty ? " (the configuration defines none)" : " (\(known.joined(separator: ", ")))")
             }
-            for entry in layout.entries {
-                for change in entry.changes { _ = pipeline.change(change, ofView: entry.view, now: now, into: &output) }
+            for layout in found {
+                for entry in layout.entries {
+                    for change in entry.changes { _ = pipeline.change(change, ofView: entry.view, now: now, into: &output) }
+                }
             }
         case .rotate(let pattern, let rotation):
             let matching = devices.filter { Glob.matches(pattern, $0.sysname) }
@@ -82,7 +109,7 @@ public enum ControlDesk {
         case .view(let view, .frame(let f)):
             "\(view) \(LineEncoder.fixed(f.minX, decimals: 2)) \(LineEncoder.fixed(f.minY, decimals: 2)) \(LineEncoder.fixed(f.size.width, decimals: 2)) \(LineEncoder.fixed(f.size.height, decimals: 2))"
         case .view(let view, _): view
-        case .layout(let name): name
+        case .layout(let name, let screen): screen.map { "\(name) \($0)" } ?? name
         case .rotate(let device, let rotation): "\(device) \(rotation.rawValue)"
         }
     }

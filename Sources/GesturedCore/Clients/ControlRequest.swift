@@ -4,8 +4,9 @@
 public enum ControlRequest: Hashable, Sendable {
     /// `show|hide|enable|disable VIEW`, `frame VIEW X Y WIDTH HEIGHT`.
     case view(String, ViewTree.Change)
-    /// `layout NAME`: a layout of the configuration.
-    case layout(String)
+    /// `layout NAME [SCREEN]`: a layout of the configuration; with `screens`, of the named screen,
+    /// or of every screen that defines one by that name.
+    case layout(String, screen: String? = nil)
     /// `rotate DEVICE 0|90|180|270`: DEVICE is a sysname glob (`event5`, `*`).
     case rotate(device: String, Rotation)
 
@@ -54,8 +55,10 @@ public enum ControlRequest: Hashable, Sendable {
             guard numbers[2] >= 0, numbers[3] >= 0 else { throw fail("width and height must be at least 0") }
             return .view(view, .frame(Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])))
         case "layout":
-            guard arguments.count == 1 else { throw fail("layout takes one argument: a layout name") }
-            return .layout(try word(arguments.first))
+            guard arguments.count == 1 || arguments.count == 2 else {
+                throw fail("layout takes a layout name and optionally a screen id")
+            }
+            return .layout(try word(arguments.first), screen: arguments.count == 2 ? try word(arguments.last) : nil)
         case "rotate":
             guard arguments.count == 2 else { throw fail("rotate takes a device and 0, 90, 180 or 270") }
             let device = try word(arguments.first)

@@ -52,6 +52,8 @@ public struct GestureEvent: Hashable, Sendable {
     public var sample: GestureSample
     /// `sample.location` in the view's coordinates.
     public var viewLocation: Point
+    /// The id of the screen whose view tree made it (set by the pipeline); nil in the single form.
+    public var screen: String? = nil
 
     public init(type: String, state: GestureState, name: String, view: String, time: Instant,
                 sample: GestureSample, viewLocation: Point) {

@@ -69,15 +69,22 @@ public enum CalibrationMatrix {
 }
 
 extension DeviceRule {
-    /// Whether every key of `match` fits the device. `properties` are its udev properties
-    /// (none in replay, where only name, sysname and ids can match).
+    /// Whether every key of `match` fits the device (`DeviceMatch.matches`).
     public func matches(_ device: DeviceDescription, properties: [String: String] = [:]) -> Bool {
-        if let pattern = match.name, !Glob.matches(pattern, device.name) { return false }
-        if let pattern = match.sysname, !Glob.matches(pattern, device.sysname) { return false }
-        if let vendor = match.vendor, vendor != device.vendor { return false }
-        if let product = match.product, product != device.product { return false }
-        if let type = match.type, type != DeviceKind(properties: properties) { return false }
-        for (key, pattern) in match.properties {
+        match.matches(device, properties: properties)
+    }
+}
+
+extension DeviceMatch {
+    /// Whether every key fits the device. `properties` are its udev properties (none in replay,
+    /// where only name, sysname and ids can match).
+    public func matches(_ device: DeviceDescription, properties: [String: String] = [:]) -> Bool {
+        if let pattern = name, !Glob.matches(pattern, device.name) { return false }
+        if let pattern = sysname, !Glob.matches(pattern, device.sysname) { return false }
+        if let vendor, vendor != device.vendor { return false }
+        if let product, product != device.product { return false }
+        if let type, type != DeviceKind(properties: properties) { return false }
+        for (key, pattern) in self.properties {
             guard let value = properties[key], Glob.matches(pattern, value) else { return false }
         }
         return true

@@ -16,12 +16,15 @@ public struct Configuration: Hashable, Sendable {
     public var control: ControlPolicy
     /// The listening socket's mode, group and client limits (read once, at start).
     public var socket: SocketSettings
+    /// The `screens` form (several touch panels, each with its own views): empty for the single
+    /// form, where `screen`, `views` and `layouts` above are the one screen (see `screenSpecs`).
+    public var screens: [ScreenSpec]
 
     public init(screen: Size? = nil, devices: [DeviceRule] = [], views: [ViewSpec] = [],
                 layouts: [String: Layout] = [:], control: ControlPolicy = ControlPolicy(),
-                socket: SocketSettings = SocketSettings()) {
+                socket: SocketSettings = SocketSettings(), screens: [ScreenSpec] = []) {
         self.screen = screen; self.devices = devices; self.views = views
-        self.layouts = layouts; self.control = control; self.socket = socket
+        self.layouts = layouts; self.control = control; self.socket = socket; self.screens = screens
     }
 }
 

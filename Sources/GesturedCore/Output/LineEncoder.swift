@@ -31,12 +31,14 @@ public enum LineEncoder {
     /// they reuse, so that a line costs no allocation.
     public static func gesture(_ e: GestureEvent, seq: UInt64, format: LineFormat, into out: inout [UInt8]) {
         let strings = e.type.utf8.count + e.name.utf8.count + e.view.utf8.count + e.sample.device.count
+            + (e.screen?.utf8.count ?? 0)
         line("gesture", format: format, strings: strings, into: &out) { line in
             line.positional("type", string: e.type)
             line.positional("state", token: e.state.token)
             line.positional("name", string: e.name)
             line.field("view", string: e.view)
             line.field("device", name: e.sample.device)
+            if let screen = e.screen { line.field("screen", string: screen) }
             line.field("time", instant: e.time)
             line.field("seq", unsigned: seq)
             line.field("touches", int: Int64(e.sample.touches))
@@ -75,11 +77,13 @@ public enum LineEncoder {
     /// Appends the touch line to `out` (see `gesture(_:seq:format:into:)`).
     public static func touch(_ t: TouchEvent, seq: UInt64, format: LineFormat, into out: inout [UInt8]) {
         let view = t.view ?? ""
-        line("touch", format: format, strings: view.utf8.count + t.update.device.count, into: &out) { line in
+        let strings = view.utf8.count + t.update.device.count + (t.screen?.utf8.count ?? 0)
+        line("touch", format: format, strings: strings, into: &out) { line in
             line.positional("phase", token: t.update.phase.token)
             line.positional("id", unsigned: t.update.id.value)
             line.field("view", string: view)
             line.field("device", name: t.update.device)
+            if let screen = t.screen { line.field("screen", string: screen) }
             line.field("slot", int: Int64(t.update.slot))
             line.field("x", fixed: t.update.location.x, decimals: 2)
             line.field("y", fixed: t.update.location.y, decimals: 2)

@@ -4,6 +4,11 @@
 ///
 /// Time comes only from the events and from `advance(to:into:)`; `nextDeadline` tells the
 /// caller when to call `advance` if no event arrives first.
+///
+/// Screens: each screen (`Configuration.screenSpecs`) has its own size, view tree and engine;
+/// a device feeds one screen, so a touch and its gestures belong to one screen. Deadlines of
+/// all screens fire in time order (ties: the earlier screen first). Touch ids are unique
+/// across screens. Outputs of a named screen carry its id (`screen=` on lines).
 public struct GesturePipeline: Sendable {
     /// A device known to the pipeline.
     public struct DeviceID: Hashable, Sendable { public let value: Int }
@@ -20,6 +25,8 @@ public struct GesturePipeline: Sendable {
         let name: DeviceName
         var decoder: EvdevFrameDecoder
         var geometry: DeviceGeometry
+        /// Its index in `screens`.
+        var screen: Int
         /// The touch in each slot, if any.
         var touchInSlot: [SlotTouch?]
 
@@ -34,8 +41,19 @@ public struct GesturePipeline: Sendable {
         var view: String?
     }
 
-    public let screen: Size
-    public private(set) var engine: GestureEngine
+    /// One screen: its coordinate space and the engine of its view tree.
+    public struct Screen: Sendable {
+        /// Nil for the single form's one screen (its lines carry no `screen=`).
+        public let id: String?
+        public let size: Size
+        public fileprivate(set) var engine: GestureEngine
+    }
+
+    public private(set) var screens: [Screen]
+    /// The first screen's size (the only one in the single form).
+    public var screen: Size { screens[0].size }
+    /// The first screen's engine (the only one in the single form).
+    public var engine: GestureEngine { screens[0].engine }
     /// Whether touch updates are output (`Output.touch`). Off when nobody would receive them (no
     /// client subscribed to touches, `replay` without `--touches`): the gestures are the same,
     /// and a frame then builds no touch outputs only to have them dropped.
@@ -50,24 +68,51 @@ public struct GesturePipeline: Sendable {
     private var updateViews: [String?] = []
     private var gestureEvents: [GestureEvent] = []
 
+    /// A pipeline of the single form (or of the first screen's size for every screen of the
+    /// `screens` form that sets none).
     public init(configuration: Configuration, screen: Size) throws(GestureEngine.BuildError) {
-        self.screen = screen
-        engine = try GestureEngine(views: configuration.views, screen: screen)
+        try self.init(configuration: configuration, sizes: configuration.screenSpecs.map { $0.size ?? screen })
+    }
+
+    /// A pipeline with one screen per `configuration.screenSpecs`, of the given sizes (see
+    /// `screen(configuration:firstDevice:rotation:)`).
+    public init(configuration: Configuration, sizes: [Size]) throws(GestureEngine.BuildError) {
+        screens = try Self.build(configuration, sizes: sizes)
         reserveEventCapacity()
+    }
+
+    private static func build(_ configuration: Configuration, sizes: [Size]) throws(GestureEngine.BuildError) -> [Screen] {
+        var screens: [Screen] = []
+        for (spec, size) in zip(configuration.screenSpecs, sizes) {
+            screens.append(Screen(id: spec.id, size: size, engine: try GestureEngine(views: spec.views, screen: size)))
+        }
+        return screens
     }
 
     /// Sizes the frame's event buffer for the busiest frames up front (a recognizer rarely
     /// reports more than a few transitions in one frame), so that a frame busier than any before
     /// it does not grow the buffer mid-frame: steady frames allocate nothing.
     private mutating func reserveEventCapacity() {
-        gestureEvents.reserveCapacity(4 * engine.recognizerCount + 16)
+        gestureEvents.reserveCapacity(4 * screens.map(\.engine.recognizerCount).max()! + 16)
     }
+
+    /// The index of the screen with id `id` (nil: the single form's).
+    public func screenIndex(id: String?) -> Int? { screens.firstIndex { $0.id == id } }
+
+    /// The screen a device feeds, if it is known.
+    public func screen(of id: DeviceID) -> Int? { contains(id) ? devices[id.value]!.screen : nil }
 
     /// The screen in points: the config's, else the first device's physical size (see
     /// `DeviceGeometry.impliedScreen`), else `DeviceGeometry.fallbackScreen`.
     public static func screen(configuration: Configuration, firstDevice: DeviceDescription?,
                               rotation: Rotation = .none) -> Size {
-        if let screen = configuration.screen { return screen }
+        size(configured: configuration.screen, firstDevice: firstDevice, rotation: rotation)
+    }
+
+    /// A screen's size: the configured one, else its first device's physical size, else
+    /// `DeviceGeometry.fallbackScreen`.
+    public static func size(configured: Size?, firstDevice: DeviceDescription?, rotation: Rotation = .none) -> Size {
+        if let configured { return configured }
         guard let device = firstDevice, let (x, y) = device.positionAxes else { return DeviceGeometry.fallbackScreen }
         return DeviceGeometry.impliedScreen(x: x, y: y, rotation: rotation)
     }
@@ -78,19 +123,20 @@ public struct GesturePipeline: Sendable {
     ///   - rule: the configuration's rule for it, if any: rotation, calibration, touch limit.
     ///   - fallbackCalibration: the matrix to use when the rule sets none (the device's udev
     ///     `LIBINPUT_CALIBRATION_MATRIX`, parsed by `CalibrationMatrix`).
+    ///   - screen: the index of the screen it feeds (`Configuration.screenIndex(of:properties:)`).
     public mutating func addDevice(_ description: DeviceDescription, rule: DeviceRule? = nil,
-                                   fallbackCalibration: [Double]? = nil)
+                                   fallbackCalibration: [Double]? = nil, screen: Int = 0)
         throws(EvdevFrameDecoder.Unsupported) -> DeviceID {
         let decoder = try EvdevFrameDecoder(device: description,
                                             options: .init(maximumTouches: rule?.maximumTouches))
         guard let (x, y) = description.positionAxes else { throw .noPositionAxes }
         guard let name = DeviceName(description.sysname) else { throw .sysnameTooLong(description.sysname) }
         let calibration = rule?.calibration ?? fallbackCalibration ?? DeviceGeometry.identityCalibration
-        let geometry = DeviceGeometry(x: x, y: y, screen: screen, rotation: rule?.rotation ?? .none,
+        let geometry = DeviceGeometry(x: x, y: y, screen: screens[screen].size, rotation: rule?.rotation ?? .none,
                                       calibration: calibration)
         let id = DeviceID(value: devices.count)
         devices.append(Device(description: description, name: name, decoder: decoder, geometry: geometry,
-                              touchInSlot: Array(repeating: nil, count: decoder.slotCount)))
+                              screen: screen, touchInSlot: Array(repeating: nil, count: decoder.slotCount)))
         updates.reserveCapacity(2 * decoder.slotCount)
         updateViews.reserveCapacity(2 * decoder.slotCount)
         return id
@@ -128,9 +174,10 @@ public struct GesturePipeline: Sendable {
             // Events of this device were lost: what its gestures in progress were doing is
             // unknown. Its touches stay down, unrouted, until the resynchronized state ends or
             // moves them; other devices' gestures go on.
+            let screen = devices[id.value]!.screen
             gestureEvents.removeAll(keepingCapacity: true)
-            engine.cancelGestures(involving: devices[id.value]!.touches, now: time, into: &gestureEvents)
-            for event in gestureEvents { output.append(.gesture(event)) }
+            screens[screen].engine.cancelGestures(involving: devices[id.value]!.touches, now: time, into: &gestureEvents)
+            emitGestures(of: screen, into: &output)
         }
         deliver(device: id.value, now: time, into: &output)
     }
@@ -143,41 +190,90 @@ public struct GesturePipeline: Sendable {
         return (device.decoder.frame.time, device.decoder.frame.resynchronized)
     }
 
-    /// Fires every deadline up to `now`.
+    /// Fires every deadline up to `now`, of all screens in time order: each due deadline fires
+    /// with its own time, the earliest first (ties: the earlier screen), so what one screen's
+    /// deadline does never precedes an earlier deadline of another.
     public mutating func advance(to now: Instant, into output: inout [Output]) {
-        gestureEvents.removeAll(keepingCapacity: true)
-        engine.advance(to: now, into: &gestureEvents)
-        for event in gestureEvents { output.append(.gesture(event)) }
+        if screens.count > 1 {
+            while let (screen, deadline) = earliestDeadline(), deadline <= now {
+                gestureEvents.removeAll(keepingCapacity: true)
+                screens[screen].engine.advance(to: deadline, into: &gestureEvents)
+                emitGestures(of: screen, into: &output)
+            }
+        }
+        for screen in screens.indices {
+            gestureEvents.removeAll(keepingCapacity: true)
+            screens[screen].engine.advance(to: now, into: &gestureEvents)
+            emitGestures(of: screen, into: &output)
+        }
+    }
+
+    private func earliestDeadline() -> (Int, Instant)? {
+        var earliest: (Int, Instant)?
+        for (i, s) in screens.enumerated() {
+            if let d = s.engine.nextDeadline, earliest.map({ d < $0.1 }) ?? true { earliest = (i, d) }
+        }
+        return earliest
     }
 
     /// When `advance(to:into:)` next has work, if ever.
-    public var nextDeadline: Instant? { engine.nextDeadline }
+    public var nextDeadline: Instant? { screens.count == 1 ? screens[0].engine.nextDeadline : earliestDeadline()?.1 }
 
-    /// The engine's trace since the last call (recognizer bugs, unless transitions are traced).
-    public mutating func takeTrace() -> [String] { engine.drainTrace() }
+    /// The engines' traces since the last call (recognizer bugs, unless transitions are
+    /// traced), screen by screen.
+    public mutating func takeTrace() -> [String] {
+        var trace: [String] = []
+        for screen in screens.indices { trace += screens[screen].engine.drainTrace() }
+        return trace
+    }
 
-    /// Replaces the view tree and recognizers. Running gestures are cancelled; touches already
-    /// down stay unrouted until they lift.
-    public mutating func reload(configuration: Configuration, now: Instant, into output: inout [Output])
-        throws(GestureEngine.BuildError) {
-        let fresh = try GestureEngine(views: configuration.views, screen: screen)
-        gestureEvents.removeAll(keepingCapacity: true)
-        engine.cancelAll(now: now, into: &gestureEvents)
-        for event in gestureEvents { output.append(.gesture(event)) }
-        engine = fresh
+    /// Appends the gesture events of `screen`'s engine, stamped with the screen's id.
+    private mutating func emitGestures(of screen: Int, into output: inout [Output]) {
+        let id = screens[screen].id
+        for var event in gestureEvents {
+            event.screen = id
+            output.append(.gesture(event))
+        }
+    }
+
+    /// Replaces the view trees and recognizers. Running gestures are cancelled; touches already
+    /// down stay unrouted until they lift. A screen keeps its size when the new configuration
+    /// sets none and a screen of the same id was there (`sizes` overrides).
+    public mutating func reload(configuration: Configuration, sizes: [Size]? = nil, now: Instant,
+                                into output: inout [Output]) throws(GestureEngine.BuildError) {
+        let specs = configuration.screenSpecs
+        let sizes = sizes ?? specs.map { spec in
+            spec.size ?? screens.first { $0.id == spec.id }?.size ?? screens[0].size
+        }
+        let fresh = try Self.build(configuration, sizes: sizes)
+        cancelAll(now: now, into: &output)
+        screens = fresh
         reserveEventCapacity()
+    }
+
+    /// Cancels every screen's running gestures (their touches stay down, unrouted).
+    private mutating func cancelAll(now: Instant, into output: inout [Output]) {
+        for screen in screens.indices {
+            gestureEvents.removeAll(keepingCapacity: true)
+            screens[screen].engine.cancelAll(now: now, into: &gestureEvents)
+            emitGestures(of: screen, into: &output)
+        }
     }
 
     /// Applies a runtime change to a view (see `GestureEngine.change(_:of:now:into:)`): hiding
     /// or disabling it cancels the gestures its recognizers and its subviews' are tracking.
     /// Returns false, changing nothing, when no view has the id `view`.
+    /// View ids are unique across screens: the view is looked up in every screen.
     public mutating func change(_ change: ViewTree.Change, ofView view: String, now: Instant,
                                 into output: inout [Output]) -> Bool {
-        guard let index = engine.tree.index(of: view) else { return false }
-        gestureEvents.removeAll(keepingCapacity: true)
-        engine.change(change, of: index, now: now, into: &gestureEvents)
-        for event in gestureEvents { output.append(.gesture(event)) }
-        return true
+        for screen in screens.indices {
+            guard let index = screens[screen].engine.tree.index(of: view) else { continue }
+            gestureEvents.removeAll(keepingCapacity: true)
+            screens[screen].engine.change(change, of: index, now: now, into: &gestureEvents)
+            emitGestures(of: screen, into: &output)
+            return true
+        }
+        return false
     }
 
     /// Sets a device's rotation at runtime (a kiosk turning its screen). The device's touches in
@@ -188,9 +284,10 @@ public struct GesturePipeline: Sendable {
         let g = devices[id.value]!.geometry
         devices[id.value]!.geometry = DeviceGeometry(x: g.x, y: g.y, screen: g.screen, rotation: rotation,
                                                      calibration: g.calibration)
+        let screen = devices[id.value]!.screen
         gestureEvents.removeAll(keepingCapacity: true)
-        engine.cancelGestures(involving: devices[id.value]!.touches, now: now, into: &gestureEvents)
-        for event in gestureEvents { output.append(.gesture(event)) }
+        screens[screen].engine.cancelGestures(involving: devices[id.value]!.touches, now: now, into: &gestureEvents)
+        emitGestures(of: screen, into: &output)
     }
 
     /// The device's current frame as touch updates with stable ids (new ones for touches that
@@ -231,17 +328,21 @@ public struct GesturePipeline: Sendable {
         Self.touchUpdates(of: &devices[index]!, nextTouchID: &nextTouchID, into: &updates, views: &updateViews)
         guard !updates.isEmpty else { return }
         // Touch lines carry the view the touch was hit-tested to, so began needs the engine first.
+        let screen = devices[index]!.screen
         gestureEvents.removeAll(keepingCapacity: true)
-        engine.handle(updates, now: now, into: &gestureEvents)
+        screens[screen].engine.handle(updates, now: now, into: &gestureEvents)
+        let screenID = screens[screen].id
         for (i, update) in updates.enumerated() {
             if update.phase == .began {
-                let view = engine.view(of: update.id).map { engine.tree.nodes[$0].id }
+                let view = screens[screen].engine.view(of: update.id).map { screens[screen].engine.tree.nodes[$0].id }
                 devices[index]!.touchInSlot[update.slot]?.view = view
                 updateViews[i] = view
             }
-            if reportsTouches { output.append(.touch(TouchEvent(update: update, view: updateViews[i], time: now))) }
+            if reportsTouches {
+                output.append(.touch(TouchEvent(update: update, view: updateViews[i], time: now, screen: screenID)))
+            }
         }
-        for event in gestureEvents { output.append(.gesture(event)) }
+        emitGestures(of: screen, into: &output)
     }
 }
 
@@ -251,6 +352,8 @@ public struct TouchEvent: Hashable, Sendable {
     /// The id of the view the touch was hit-tested to, nil when it hit none.
     public var view: String?
     public var time: Instant
+    /// The id of the touch's screen; nil in the single form.
+    public var screen: String? = nil
 }
 
 extension DeviceDescription {

@@ -37,18 +37,43 @@ public struct Replay: Sendable {
     /// (or lets it grow; `gestured replay` writes it out 64 KiB at a time). No `String` per line.
     public static func run(device: DeviceDescription, events: [RawEvent], configuration: Configuration,
                            options: Options = Options(), write: (inout [UInt8]) -> Void) throws(ReplayError) {
+        try run(recordings: [(device, events)], configuration: configuration, options: options, write: write)
+    }
+
+    /// Replays several recordings, one device each, interleaved by time: frame by frame (a
+    /// frame is the events up to its `SYN_REPORT`), the earliest frame first, ties in the order
+    /// of `recordings`. Each device feeds the screen the configuration assigns it; a screen
+    /// without a size takes its first device's, as in the daemon.
+    public static func run(recordings: [(device: DeviceDescription, events: [RawEvent])], configuration: Configuration,
+                           options: Options = Options(), write: (inout [UInt8]) -> Void) throws(ReplayError) {
         // No udev here: the device's kind follows from INPUT_PROP_DIRECT, as udev's rules would say.
-        let properties = [device.isDirect ? "ID_INPUT_TOUCHSCREEN" : "ID_INPUT_TOUCHPAD": "1"]
-        let rule = configuration.devices.first { $0.matches(device, properties: properties) }
-        let screen = GesturePipeline.screen(configuration: configuration, firstDevice: device,
-                                            rotation: rule?.rotation ?? .none)
+        func properties(_ device: DeviceDescription) -> [String: String] {
+            [device.isDirect ? "ID_INPUT_TOUCHSCREEN" : "ID_INPUT_TOUCHPAD": "1"]
+        }
+        var placed: [(rule: DeviceRule?, screen: Int)] = []
+        for (device, _) in recordings {
+            let rule = configuration.devices.first { $0.matches(device, properties: properties(device)) }
+            guard let screen = configuration.screenIndex(of: device, properties: properties(device)) else {
+                throw .noScreen(device.sysname)
+            }
+            placed.append((rule, screen))
+        }
+        let sizes = configuration.screenSpecs.enumerated().map { index, spec in
+            let first = placed.firstIndex { $0.screen == index }
+            return GesturePipeline.size(configured: spec.size, firstDevice: first.map { recordings[$0].device },
+                                        rotation: first.flatMap { placed[$0].rule?.rotation } ?? .none)
+        }
         var pipeline: GesturePipeline
-        do { pipeline = try GesturePipeline(configuration: configuration, screen: screen) } catch {
+        do { pipeline = try GesturePipeline(configuration: configuration, sizes: sizes) } catch {
             throw .configuration(error)
         }
         pipeline.reportsTouches = options.touches
-        let id: GesturePipeline.DeviceID
-        do { id = try pipeline.addDevice(device, rule: rule) } catch { throw .device(error) }
+        var ids: [GesturePipeline.DeviceID] = []
+        for (k, (device, _)) in recordings.enumerated() {
+            do { ids.append(try pipeline.addDevice(device, rule: placed[k].rule, screen: placed[k].screen)) } catch {
+                throw .device(error)
+            }
+        }
         var seq: UInt64 = 0
         var output: [GesturePipeline.Output] = []
         var bytes: [UInt8] = []
@@ -66,9 +91,21 @@ public struct Replay: Sendable {
             output.removeAll(keepingCapacity: true)
             if !bytes.isEmpty { write(&bytes) }
         }
-        for event in events {
-            pipeline.handle(event, from: id, into: &output)
-            flush()
+        if recordings.count == 1 {
+            for event in recordings[0].events {
+                pipeline.handle(event, from: ids[0], into: &output)
+                flush()
+            }
+        } else {
+            var next = Array(repeating: 0, count: recordings.count)
+            while let k = earliestFrame(of: recordings.map(\.events), from: next) {
+                let events = recordings[k].events
+                repeat {
+                    pipeline.handle(events[next[k]], from: ids[k], into: &output)
+                    flush()
+                    next[k] += 1
+                } while next[k] < events.count && !events[next[k] - 1].isFrameEnd
+            }
         }
         if let end = events.last?.time {
             pipeline.removeDevice(id, now: end, into: &output)
@@ -79,15 +116,35 @@ public struct Replay: Sendable {
             flush()
         }
     }
+
+    /// The recording whose next frame comes first: the earliest time of the event that ends
+    /// it (its `SYN_REPORT`, or the recording's last event), ties to the first recording.
+    private static func earliestFrame(of recordings: [[RawEvent]], from next: [Int]) -> Int? {
+        var best: (Int, Instant)?
+        for (k, events) in recordings.enumerated() where next[k] < events.count {
+            var end = next[k]
+            while end + 1 < events.count && !events[end].isFrameEnd { end += 1 }
+            if best.map({ events[end].time < $0.1 }) ?? true { best = (k, events[end].time) }
+        }
+        return best?.0
+    }
+}
+
+extension RawEvent {
+    /// A `SYN_REPORT`: the end of a frame.
+    var isFrameEnd: Bool { type == EventCode.EV_SYN && code == EventCode.SYN_REPORT }
 }
 
 public enum ReplayError: Error, Hashable, Sendable, CustomStringConvertible {
     case configuration(GestureEngine.BuildError)
     case device(EvdevFrameDecoder.Unsupported)
+    /// No screen of the configuration takes the device (its sysname).
+    case noScreen(String)
     public var description: String {
         switch self {
         case .configuration(let e): "configuration: \(e)"
         case .device(let e): "device not usable: \(e)"
+        case .noScreen(let sysname): "\(sysname): no screen of the configuration takes this device (no devices rule matches it and no screen says devices: \"rest\")"
         }
     }
 }
