@@ -125,15 +125,13 @@ final class Daemon {
             Log.error("reload failed; the previous configuration stays in force")
             return
         }
-        live.output.removeAll(keepingCapacity: true)
-        do { try live.pipeline.reload(configuration: fresh, now: MonotonicClock.now(), into: &live.output) } catch {
+        do { try devices.reload(fresh) } catch {
             Log.error("reload failed: \(error); the previous configuration stays in force")
             return
         }
         configuration = fresh
         control.configure(fresh)
         actions.configure(fresh.allViews)
-        clients.publish()
         Log.info("configuration reloaded from \(configPath ?? "the embedded default")")
     }
 

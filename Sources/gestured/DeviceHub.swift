@@ -12,20 +12,24 @@ final class DeviceHub {
     struct OpenDevice {
         let info: InputDeviceInfo
         let evdev: EvdevDevice
-        let id: GesturePipeline.DeviceID
+        var id: GesturePipeline.DeviceID
+        let description: DeviceDescription
+        /// How the configuration treats it (reload compares the new treatment with this one).
+        var treatment: DeviceTreatment
         /// False when the kernel's CLOCK_MONOTONIC timestamps could not be had (umockdev): frames
         /// are then stamped with their read time, so event times and deadlines share one clock.
         let monotonic: Bool
     }
 
-    private let poller: Poller
+    let poller: Poller
     /// udev's netlink monitor; nil when it could not be created (no hotplug then).
     let monitor: UdevMonitor?
-    private let live: LivePipeline
-    private let clients: ClientHub
+    let live: LivePipeline
+    let clients: ClientHub
     /// The rules devices are admitted by; replaced on reload.
     var configuration: Configuration
-    private(set) var devices: [UInt64: OpenDevice] = [:]
+    /// Not private: reload (DeviceHub+Reload.swift) updates them.
+    var devices: [UInt64: OpenDevice] = [:]
     private var nextToken = LoopToken.devices.lowerBound
     /// Scratch buffer reused for every read.
     private var events: [RawEvent] = []
@@ -107,7 +111,9 @@ final class DeviceHub {
             evdev.close()
             return
         }
-        devices[token] = OpenDevice(info: info, evdev: evdev, id: id, monotonic: monotonic)
+        let treatment = DeviceTreatment(rule: candidate.rule, udevCalibration: candidate.udevCalibration,
+                                        screen: live.pipeline.screens[candidate.screen])
+        devices[token] = OpenDevice(info: info, evdev: evdev, id: id, description: description, treatment: treatment, monotonic: monotonic)
         let screen = live.pipeline.screens[candidate.screen].id.map { " on screen \($0)" } ?? ""
         Log.info("\(info.sysname) (\(info.name)): using it, \(description.slotCount) slots\(screen)")
         clients.broadcast { seq, format in

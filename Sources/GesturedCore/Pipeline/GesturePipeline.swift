@@ -276,6 +276,13 @@ public struct GesturePipeline: Sendable {
         return false
     }
 
+    /// Moves a device to another screen without cancelling anything: after a reload whose
+    /// screens kept its screen's id and size but not its index.
+    public mutating func setScreen(_ screen: Int, of id: DeviceID) {
+        guard contains(id) else { return }
+        devices[id.value]!.screen = screen
+    }
+
     /// Sets a device's rotation at runtime (a kiosk turning its screen). The device's touches in
     /// progress would jump to other screen points, so the gestures they drive are cancelled
     /// (running) or failed (pending); the touches stay down, unrouted, until they lift.
