@@ -44,9 +44,6 @@ enum Arguments {
             let touches = options.flag("--touches"), failed = options.flag("--failed")
             let description = try options.value("--description")
             let recordings = try options.finish(atLeast: 1)
-            if description != nil, recordings.count > 1 {
-                throw UsageError(message: "--description applies to one recording; with several, each must describe its device")
-            }
             return .replay(config: config, format: format, touches: touches, failed: failed,
                            description: description, recordings: recordings)
         case "check-config":
