@@ -33,6 +33,17 @@ import GesturedCore
         #expect(c.screenIndex(of: other) == 1)
     }
 
+    /// `config/two-panels.json5`, the shipped two-panel example, found from this file's path.
+    @Test func theTwoPanelExampleParses() throws {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        let c = try ConfigLoader.load(path: (parts + ["config", "two-panels.json5"]).joined(separator: "/"))
+        #expect(c.screens.map(\.id) == ["customer", "operator"])
+        #expect(c.screens[1].devices == .rest)
+        #expect(c.screens[0].layouts.keys.sorted() == ["checkout", "idle"])
+        #expect(c.allViews.map(\.id) == ["customerRoot", "till"])
+    }
+
     @Test func theSingleFormIsOneScreenWithoutAnId() throws {
         let c = try #require(parsed("{ screen: { width: 10, height: 20 }, views: [{ id: 'root' }] }"))
         #expect(c.screens.isEmpty)
