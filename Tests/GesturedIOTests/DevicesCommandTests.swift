@@ -7,7 +7,12 @@ import Testing
 /// and a touchscreen whose X axis is unusable (min == max), with a config whose rules add the
 /// touchpad and apply to the touchscreen.
 @Suite struct DevicesCommandTests {
-    static func devices(_ extraArguments: [String]) throws -> Subprocess.Completed? {
+    static let rules = """
+        { devices: [ { match: { type: "touchpad" }, add: true },
+                     { match: { name: "gestured synthetic t*", vendor: 1 }, rotation: 90 } ] }
+        """
+
+    static func devices(_ extraArguments: [String], config configText: String = rules) throws -> Subprocess.Completed? {
         guard let umockdevRun = TestEnvironment.which("umockdev-run") else {
             Issue.record("umockdev-run is not installed: run `make deps`"); return nil
         }
@@ -24,10 +29,7 @@ import Testing
         broken.name = "gestured broken touchscreen"
         broken.axes[EventCode.ABS_MT_POSITION_X] = AxisInfo(minimum: 0, maximum: 0)
         broken.axes[EventCode.ABS_X] = AxisInfo(minimum: 0, maximum: 0)
-        let config = try directory.write("c.json5", """
-            { devices: [ { match: { type: "touchpad" }, add: true },
-                         { match: { name: "gestured synthetic t*", vendor: 1 }, rotation: 90 } ] }
-            """)
+        let config = try directory.write("c.json5", configText)
         var arguments = ["-s", "KILL", "20", umockdevRun]
         for (index, (description, properties)) in [
             (touchscreen, nil), (touchpad, nil), (keyboard, ["ID_INPUT": "1", "ID_INPUT_KEYBOARD": "1", "ID_INPUT_KEY": "1"]),
@@ -68,5 +70,29 @@ import Testing
         #expect(objects.last?.contains("\"usable\":false,\"rule\":null,") == true, "\(result.stdout)")
         #expect(objects.last?.hasSuffix("}]") == true)
         #expect(objects[2].contains("\"type\":\"other\"") && objects[2].contains("\"slots\":0,\"axes\":{}"))
+    }
+
+    /// With `screens`, each device's screen: the one whose devices match it, none for a device
+    /// no screen takes (then it is not used).
+    @Test func showsEachDevicesScreen() throws {
+        guard let result = try Self.devices([], config: """
+            { devices: [ { match: { type: "touchpad" }, add: true } ],
+              screens: [ { id: "front", devices: [ { match: { name: "gestured synthetic touchscreen" } } ] },
+                         { id: "back", devices: [ { match: { type: "touchpad" } } ] } ] }
+            """) else { return }
+        #expect(result.termination == .exited(0), "stderr: \(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") || $0.hasPrefix("  screen: ") }
+        #expect(lines == [
+            "event7 \"gestured synthetic touchscreen\" touchscreen: used (touchscreen)", "  screen: front",
+            "event8 \"gestured synthetic touchpad\" touchpad: used (devices[0])", "  screen: back",
+            "event9 \"gestured synthetic keyboard\" other: not used (other; a rule with add: true would use it)", "  screen: none",
+            "event10 \"gestured broken touchscreen\" touchscreen: not used (no screen takes it)", "  screen: none",
+        ], "\(result.stdout)")
+        guard let json = try Self.devices(["--json"], config: """
+            { screens: [ { id: "front", devices: [ { match: { sysname: "event7" } } ] } ] }
+            """) else { return }
+        let objects = json.stdout.split(separator: "\n")
+        #expect(objects.first?.hasSuffix(",\"decision\":\"used (touchscreen)\",\"screen\":\"front\"},") == true, "\(json.stdout)")
+        #expect(objects.last?.hasSuffix(",\"screen\":null}]") == true, "\(json.stdout)")
     }
 }
