@@ -26,16 +26,8 @@ struct DaemonPartsTests {
         var run = try Run()
         let a = try run.pipeline.addDevice(panel)
         var outputs: [GesturePipeline.Output] = []
-        for (id, ms) in [(Int32(1), Int64(0)), (-1, 40)] {
-            let t = Instant(microseconds: ms * 1000)
-            var events = [RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_SLOT, value: 0),
-                          RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_TRACKING_ID, value: id)]
-            if id >= 0 {
-                events += [RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_X, value: 500),
-                           RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_Y, value: 500)]
-            }
-            events.append(RawEvent(time: t, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
-            for e in events { run.pipeline.handle(e, from: a, into: &outputs) }
+        for e in contactEvents(id: 1, x: 500, y: 500, ms: 0) + contactEvents(id: -1, ms: 40) {
+            run.pipeline.handle(e, from: a, into: &outputs)
         }
         return outputs
     }

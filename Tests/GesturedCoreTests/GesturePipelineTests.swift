@@ -3,10 +3,8 @@ import Testing
 
 /// The whole pure pipeline: raw evdev events of several devices in, lines out.
 struct GesturePipelineTests {
-    static let panel = DeviceDescription(sysname: "event3", name: "panel", mtX: AxisInfo(minimum: 0, maximum: 999),
-                                         mtY: AxisInfo(minimum: 0, maximum: 999), slotCount: 2, hasTrackingID: true)
-    static let other = DeviceDescription(sysname: "event4", name: "other", mtX: AxisInfo(minimum: 0, maximum: 999),
-                                         mtY: AxisInfo(minimum: 0, maximum: 999), slotCount: 2, hasTrackingID: true)
+    static let panel = touchscreen("event3", "panel")
+    static let other = touchscreen("event4", "other")
     static let config = Configuration(screen: Size(width: 999, height: 999), views: [
         ViewSpec(id: "root", gestures: [tap("tap")], subviews: [ViewSpec(id: "corner", frame: frame(0, 0, 100, 100))]),
     ])
@@ -23,16 +21,8 @@ struct GesturePipelineTests {
         }
         /// A contact in `slot` going down at (x, y) or, with `id` -1, lifting, at `ms`.
         mutating func contact(_ device: GesturePipeline.DeviceID, slot: Int32, id: Int32, x: Int32 = 0, y: Int32 = 0, ms: Int64) {
-            let t = Instant(microseconds: ms * 1000)
-            var events = [RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_SLOT, value: slot),
-                          RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_TRACKING_ID, value: id)]
-            if id >= 0 {
-                events += [RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_X, value: x),
-                           RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_Y, value: y)]
-            }
-            events.append(RawEvent(time: t, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
             var output: [GesturePipeline.Output] = []
-            for e in events { pipeline.handle(e, from: device, into: &output) }
+            for e in contactEvents(slot: slot, id: id, x: x, y: y, ms: ms) { pipeline.handle(e, from: device, into: &output) }
             record(output)
         }
     }

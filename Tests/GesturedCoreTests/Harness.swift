@@ -170,3 +170,24 @@ extension EngineScript {
         record(events)
     }
 }
+
+/// A protocol B touchscreen of 2 slots whose axes run 0...999 (one unit a point on a 999-point
+/// screen), for pipeline tests.
+func touchscreen(_ sysname: String, _ name: String) -> DeviceDescription {
+    DeviceDescription(sysname: sysname, name: name, mtX: AxisInfo(minimum: 0, maximum: 999),
+                      mtY: AxisInfo(minimum: 0, maximum: 999), slotCount: 2, hasTrackingID: true)
+}
+
+/// The raw events of one protocol B frame: a contact in `slot` going down at (x, y) or, with `id`
+/// -1, lifting, at `ms`.
+func contactEvents(slot: Int32 = 0, id: Int32, x: Int32 = 0, y: Int32 = 0, ms: Int64) -> [RawEvent] {
+    let t = Instant(microseconds: ms * 1000)
+    var events = [RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_SLOT, value: slot),
+                  RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_TRACKING_ID, value: id)]
+    if id >= 0 {
+        events += [RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_X, value: x),
+                   RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_Y, value: y)]
+    }
+    events.append(RawEvent(time: t, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
+    return events
+}

@@ -4,10 +4,8 @@ import Testing
 /// Several screens in one pipeline: each with its own view tree and engine, lines with
 /// `screen=`, deadlines of all screens in time order, replay of several recordings.
 struct ScreensTests {
-    static let a = DeviceDescription(sysname: "event0", name: "Front", mtX: AxisInfo(minimum: 0, maximum: 999),
-                                     mtY: AxisInfo(minimum: 0, maximum: 999), slotCount: 2, hasTrackingID: true)
-    static let b = DeviceDescription(sysname: "event1", name: "Back", mtX: AxisInfo(minimum: 0, maximum: 999),
-                                     mtY: AxisInfo(minimum: 0, maximum: 999), slotCount: 2, hasTrackingID: true)
+    static let a = touchscreen("event0", "Front")
+    static let b = touchscreen("event1", "Back")
     static let config = Configuration(screens: [
         ScreenSpec(id: "customer", size: Size(width: 999, height: 999), devices: .matching([DeviceMatch(name: "Front")]),
                    views: [ViewSpec(id: "front", gestures: [tap("frontTap"), longPress("frontHold")])]),
@@ -15,17 +13,8 @@ struct ScreensTests {
                    views: [ViewSpec(id: "back", gestures: [pan("backPan"), longPress("backHold")])]),
     ])
 
-    /// Events of one contact frame: down at (x, y) or, with `id` -1, lift, at `ms`.
     static func contact(slot: Int32 = 0, id: Int32, x: Int32 = 0, y: Int32 = 0, ms: Int64) -> [RawEvent] {
-        let t = Instant(microseconds: ms * 1000)
-        var events = [RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_SLOT, value: slot),
-                      RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_TRACKING_ID, value: id)]
-        if id >= 0 {
-            events += [RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_X, value: x),
-                       RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_Y, value: y)]
-        }
-        events.append(RawEvent(time: t, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
-        return events
+        contactEvents(slot: slot, id: id, x: x, y: y, ms: ms)
     }
 
     static func move(x: Int32, y: Int32, ms: Int64) -> [RawEvent] {
