@@ -6,11 +6,13 @@
 /// caller's `send` copies what it queues), so publishing allocates nothing per line.
 ///
 /// Generic over the recipient's id: the daemon passes its socket server's client ids, tests any
-/// `Hashable` value.
+/// value. `@inlinable`, so that the daemon's module specializes it for its ids: this is the
+/// per-line path.
 public struct LinePublisher: Sendable {
     /// The number of the last line sent to anyone (0 before the first).
-    public private(set) var seq: UInt64 = 0
-    private var textLine: [UInt8] = [], jsonLine: [UInt8] = []
+    public var seq: UInt64 { lastSeq }
+    @usableFromInline var lastSeq: UInt64 = 0
+    @usableFromInline var textLine: [UInt8] = [], jsonLine: [UInt8] = []
 
     public init() {}
 
@@ -22,7 +24,7 @@ public struct LinePublisher: Sendable {
     ///   - recipients: the connected clients, in the order they are to receive the line.
     ///   - subscription: a recipient's subscription; nil skips it (a client dropped mid-batch).
     ///   - send: queues a line for a recipient.
-    @discardableResult
+    @discardableResult @inlinable
     public mutating func publish<Recipients: Sequence>(
         _ item: GesturePipeline.Output, to recipients: Recipients,
         subscription: (Recipients.Element) -> ClientSubscription?,
@@ -33,17 +35,17 @@ public struct LinePublisher: Sendable {
         var numbered = false
         for id in recipients {
             guard let wanted = subscription(id), wanted.wants(item) else { continue }
-            if !numbered { seq += 1; numbered = true }
+            if !numbered { lastSeq += 1; numbered = true }
             switch wanted.format {
             case .text:
-                if textLine.isEmpty { LineEncoder.output(item, seq: seq, format: .text, into: &textLine) }
+                if textLine.isEmpty { LineEncoder.output(item, seq: lastSeq, format: .text, into: &textLine) }
                 send(id, textLine)
             case .json:
-                if jsonLine.isEmpty { LineEncoder.output(item, seq: seq, format: .json, into: &jsonLine) }
+                if jsonLine.isEmpty { LineEncoder.output(item, seq: lastSeq, format: .json, into: &jsonLine) }
                 send(id, jsonLine)
             }
         }
-        return seq
+        return lastSeq
     }
 
     /// Sends one line to every recipient, each in its format (`device` lines): numbered once,
@@ -53,11 +55,11 @@ public struct LinePublisher: Sendable {
         line: (UInt64, LineFormat) -> String, send: (Recipients.Element, [UInt8]) -> Void
     ) {
         guard !recipients.isEmpty else { return }
-        seq += 1
+        lastSeq += 1
         var encoded: [LineFormat: [UInt8]] = [:]
         for id in recipients {
             let f = format(id)
-            let bytes = encoded[f] ?? Array(line(seq, f).utf8)
+            let bytes = encoded[f] ?? Array(line(lastSeq, f).utf8)
             encoded[f] = bytes
             send(id, bytes)
         }
