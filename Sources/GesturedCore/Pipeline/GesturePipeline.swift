@@ -25,8 +25,6 @@ public struct GesturePipeline: Sendable {
         let name: DeviceName
         var decoder: EvdevFrameDecoder
         var geometry: DeviceGeometry
-        /// Its index in `screens`.
-        var screen: Int
         /// The touch in each slot, if any.
         var touchInSlot: [SlotTouch?]
 
@@ -61,6 +59,10 @@ public struct GesturePipeline: Sendable {
     /// By `DeviceID.value` (ids are never reused; a removed device leaves nil). An array rather
     /// than a dictionary: it is indexed for every raw event, and devices come and go rarely.
     private var devices: [Device?] = []
+    /// The index in `screens` of each device's screen, by `DeviceID.value`: beside `devices`
+    /// rather than in `Device`, because a read through `devices[i]!` copies the whole `Device`
+    /// (decoder buffers included), and the screen is read for every frame.
+    private var screenOfDevice: [Int] = []
     private var nextTouchID: UInt64 = 1
     /// Scratch buffers reused across frames.
     private var updates: [TouchUpdate] = []
@@ -100,7 +102,7 @@ public struct GesturePipeline: Sendable {
     public func screenIndex(id: String?) -> Int? { screens.firstIndex { $0.id == id } }
 
     /// The screen a device feeds, if it is known.
-    public func screen(of id: DeviceID) -> Int? { contains(id) ? devices[id.value]!.screen : nil }
+    public func screen(of id: DeviceID) -> Int? { contains(id) ? screenOfDevice[id.value] : nil }
 
     /// The screen in points: the config's, else the first device's physical size (see
     /// `DeviceGeometry.impliedScreen`), else `DeviceGeometry.fallbackScreen`.
@@ -136,7 +138,8 @@ public struct GesturePipeline: Sendable {
                                       calibration: calibration)
         let id = DeviceID(value: devices.count)
         devices.append(Device(description: description, name: name, decoder: decoder, geometry: geometry,
-                              screen: screen, touchInSlot: Array(repeating: nil, count: decoder.slotCount)))
+                              touchInSlot: Array(repeating: nil, count: decoder.slotCount)))
+        screenOfDevice.append(screen)
         updates.reserveCapacity(2 * decoder.slotCount)
         updateViews.reserveCapacity(2 * decoder.slotCount)
         return id
@@ -174,7 +177,7 @@ public struct GesturePipeline: Sendable {
             // Events of this device were lost: what its gestures in progress were doing is
             // unknown. Its touches stay down, unrouted, until the resynchronized state ends or
             // moves them; other devices' gestures go on.
-            let screen = devices[id.value]!.screen
+            let screen = screenOfDevice[id.value]
             gestureEvents.removeAll(keepingCapacity: true)
             screens[screen].engine.cancelGestures(involving: devices[id.value]!.touches, now: time, into: &gestureEvents)
             emitGestures(of: screen, into: &output)
@@ -229,7 +232,10 @@ public struct GesturePipeline: Sendable {
 
     /// Appends the gesture events of `screen`'s engine, stamped with the screen's id.
     private mutating func emitGestures(of screen: Int, into output: inout [Output]) {
-        let id = screens[screen].id
+        guard let id = screens[screen].id else {
+            for event in gestureEvents { output.append(.gesture(event)) }   // the single form
+            return
+        }
         for var event in gestureEvents {
             event.screen = id
             output.append(.gesture(event))
@@ -280,7 +286,7 @@ public struct GesturePipeline: Sendable {
     /// screens kept its screen's id and size but not its index.
     public mutating func setScreen(_ screen: Int, of id: DeviceID) {
         guard contains(id) else { return }
-        devices[id.value]!.screen = screen
+        screenOfDevice[id.value] = screen
     }
 
     /// Sets a device's rotation at runtime (a kiosk turning its screen). The device's touches in
@@ -291,7 +297,7 @@ public struct GesturePipeline: Sendable {
         let g = devices[id.value]!.geometry
         devices[id.value]!.geometry = DeviceGeometry(x: g.x, y: g.y, screen: g.screen, rotation: rotation,
                                                      calibration: g.calibration)
-        let screen = devices[id.value]!.screen
+        let screen = screenOfDevice[id.value]
         gestureEvents.removeAll(keepingCapacity: true)
         screens[screen].engine.cancelGestures(involving: devices[id.value]!.touches, now: now, into: &gestureEvents)
         emitGestures(of: screen, into: &output)
@@ -335,7 +341,7 @@ public struct GesturePipeline: Sendable {
         Self.touchUpdates(of: &devices[index]!, nextTouchID: &nextTouchID, into: &updates, views: &updateViews)
         guard !updates.isEmpty else { return }
         // Touch lines carry the view the touch was hit-tested to, so began needs the engine first.
-        let screen = devices[index]!.screen
+        let screen = screenOfDevice[index]
         gestureEvents.removeAll(keepingCapacity: true)
         screens[screen].engine.handle(updates, now: now, into: &gestureEvents)
         let screenID = screens[screen].id
