@@ -113,7 +113,8 @@ import Testing
     }()
 
     /// SIGHUP with an invalid file changes nothing (the pan in progress goes on); rotation 0 → 90
-    /// cancels the touch in flight and rotates the next gesture; `ignore: true` lets the device go.
+    /// cancels the touch in flight and rotates the next gesture; `ignore: true` lets the device go,
+    /// and a file without it takes the device up again.
     @Test func reloadAppliesRotationAndIgnoreAndAnInvalidFileChangesNothing() throws {
         guard let bed = try Testbed(config: Self.config("rotation: 0")) else { return }
         let configPath = bed.directory.path + "/c.json5"
@@ -164,6 +165,12 @@ import Testing
         kill(pid, SIGHUP)
         let removed = try bed.line(from: client, startingWith: "device ")
         #expect(removed?.hasPrefix("device removed event7 ") == true, "\(bed.log)")
+
+        // Without the ignore the device, still there, is taken up again.
+        try TestEnvironment.writeFile(path: configPath, Self.config("rotation: 0"))
+        kill(pid, SIGHUP)
+        let added = try bed.line(from: client, startingWith: "device ")
+        #expect(added?.hasPrefix("device added event7 ") == true, "\(bed.log)")
         #expect(try bed.quit() == "ok exit exit status 0")
     }
 }
