@@ -9,15 +9,18 @@ import Testing
 /// No sleeping: every wait is a read with a deadline; the recordings leave seconds between the
 /// moments a test acts on.
 @Suite(.serialized) struct ScreensEndToEndTests {
-    static let twoPanels = """
+    static let twoPanels = panels(front: "event0")
+
+    /// Two screens: `front` takes the devices with sysname `front` and event2, `back` the rest.
+    static func panels(front: String) -> String { """
         { screens: [
             { id: "front", width: 1000, height: 1000,
-              devices: [{ match: { sysname: "event0" } }, { match: { sysname: "event2" } }],
+              devices: [{ match: { sysname: "\(front)" } }, { match: { sysname: "event2" } }],
               views: [{ id: "frontRoot", gestures: [{ id: "frontTap", type: "tap" }, { id: "frontDrag", type: "pan" }] }] },
             { id: "back", width: 1000, height: 1000, devices: "rest",
               views: [{ id: "backRoot", gestures: [{ id: "backDrag", type: "pan" }, { id: "backTap", type: "tap" }] }] },
         ] }
-        """
+        """ }
 
     /// A tap on panel A and a pan on panel B at the same time are independent gestures of their
     /// screens; a third device plugged in lands on its rule's screen. `gestured replay` of the two
@@ -72,6 +75,26 @@ import Testing
     static func withoutTimes(_ line: String) -> String {
         line.split(separator: " ").filter { !$0.hasPrefix("time=") && !$0.hasPrefix("seq=") && !$0.hasPrefix("velocity") }
             .joined(separator: " ")
+    }
+
+    /// A device moved to another screen by a reload: its next tap is the other screen's.
+    @Test func reloadMovesADeviceToAnotherScreen() throws {
+        guard let bed = try Testbed(config: Self.twoPanels) else { return }
+        let events = try bed.directory.write("two-taps.events", ["# EVEMU 1.3", "E: 0.000000 0000 0000 0",
+            Self.frame(1.5, down: true, x: 2048, y: 2048), Self.frame(1.55, down: false),
+            Self.frame(4.5, down: true, x: 2048, y: 2048), Self.frame(4.55, down: false)].joined(separator: "\n") + "\n")
+        let pid = try #require(Int32(try bed.command("pid").dropFirst(3)))
+        let client = try bed.client()
+        #expect(try bed.command("add event0 \(events)").hasPrefix("ok "))
+        let first = try bed.line(from: client, startingWith: "gesture ")
+        #expect(first?.hasPrefix("gesture tap ended frontTap view=frontRoot device=event0 screen=front ") == true, "\(bed.log)")
+        try TestEnvironment.writeFile(path: bed.directory.path + "/c.json5",
+                                      Self.panels(front: "event5"))
+        kill(pid, SIGHUP)
+        let second = try bed.line(from: client, startingWith: "gesture ")
+        #expect(second?.hasPrefix("gesture tap ended backTap view=backRoot device=event0 screen=back ") == true, "\(bed.log)")
+        #expect(bed.log.contains("event0 (gestured synthetic touchscreen): reloaded: screen front → back"), "\(bed.log)")
+        #expect(try bed.quit() == "ok exit exit status 0")
     }
 
     static func config(_ rule: String) -> String {
