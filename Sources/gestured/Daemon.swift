@@ -154,7 +154,7 @@ final class Daemon {
 
     private func loop() {
         while running {
-            RecognizerBugLog.log(pipeline.takeTrace())
+            RecognizerBugLog.log(live.pipeline.takeTrace())
             armTimer()
             let ready: [PollResult]
             do { ready = try poller.wait(timeout: -1) } catch {

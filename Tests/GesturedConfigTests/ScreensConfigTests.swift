@@ -1,6 +1,7 @@
 import Testing
 import GesturedConfig
 import GesturedCore
+import FoundationEssentials
 
 /// The `screens` form: what it reads to, and every mistake at its key path and line:column.
 @Suite struct ScreensConfigTests {
@@ -37,7 +38,9 @@ import GesturedCore
     @Test func theTwoPanelExampleParses() throws {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(3)
-        let c = try ConfigLoader.load(path: (parts + ["config", "two-panels.json5"]).joined(separator: "/"))
+        let path = (parts + ["config", "two-panels.json5"]).joined(separator: "/")
+        let bytes = try #require(FileManager.default.contents(atPath: path), "cannot read \(path)")
+        let c = try ConfigLoader.load([UInt8](bytes), file: path)
         #expect(c.screens.map(\.id) == ["customer", "operator"])
         #expect(c.screens[1].devices == .rest)
         #expect(c.screens[0].layouts.keys.sorted() == ["checkout", "idle"])

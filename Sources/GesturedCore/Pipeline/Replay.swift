@@ -91,11 +91,18 @@ public struct Replay: Sendable {
             output.removeAll(keepingCapacity: true)
             if !bytes.isEmpty { write(&bytes) }
         }
+        /// The end of recording `k`: its device goes away at its last event's time.
+        func end(_ k: Int) {
+            guard let end = recordings[k].events.last?.time else { return }
+            pipeline.removeDevice(ids[k], now: end, into: &output)
+            flush()
+        }
         if recordings.count == 1 {
             for event in recordings[0].events {
                 pipeline.handle(event, from: ids[0], into: &output)
                 flush()
             }
+            end(0)
         } else {
             var next = Array(repeating: 0, count: recordings.count)
             while let k = earliestFrame(of: recordings.map(\.events), from: next) {
@@ -105,11 +112,8 @@ public struct Replay: Sendable {
                     flush()
                     next[k] += 1
                 } while next[k] < events.count && !events[next[k] - 1].isFrameEnd
+                if next[k] == events.count { end(k) }
             }
-        }
-        if let end = events.last?.time {
-            pipeline.removeDevice(id, now: end, into: &output)
-            flush()
         }
         while let deadline = pipeline.nextDeadline {
             pipeline.advance(to: deadline, into: &output)
