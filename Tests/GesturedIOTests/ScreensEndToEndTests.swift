@@ -8,7 +8,11 @@ import Testing
 /// (`Testbed`, HotplugTests.swift): real libudev, libevdev, epoll and sockets, emulated devices.
 /// No sleeping: every wait is a read with a deadline; the recordings leave seconds between the
 /// moments a test acts on.
-@Suite(.serialized) struct ScreensEndToEndTests {
+///
+/// In HotplugTests' suite, which is serialized: two testbeds at once, each starting daemons and
+/// emulated devices under load, made its hotplug cycles lose the race between a uevent and the
+/// emulated node's ioctl socket (the daemon is then killed by libumockdev-preload).
+extension HotplugTests {
     static let twoPanels = panels(front: "event0")
 
     /// Two screens: `front` takes the devices with sysname `front` and event2, `back` the rest.
@@ -97,7 +101,7 @@ import Testing
         #expect(try bed.quit() == "ok exit exit status 0")
     }
 
-    static func config(_ rule: String) -> String {
+    static func reloadConfig(_ rule: String) -> String {
         """
         { screen: { width: 1000, height: 1000 }, devices: [{ match: { sysname: "event*" }, \(rule) }],
           views: [{ id: "root", gestures: [{ id: "drag", type: "pan" }, { id: "tap", type: "tap" }] }] }
@@ -139,7 +143,7 @@ import Testing
     /// cancels the touch in flight and rotates the next gesture; `ignore: true` lets the device go,
     /// and a file without it takes the device up again.
     @Test func reloadAppliesRotationAndIgnoreAndAnInvalidFileChangesNothing() throws {
-        guard let bed = try Testbed(config: Self.config("rotation: 0")) else { return }
+        guard let bed = try Testbed(config: Self.reloadConfig("rotation: 0")) else { return }
         let configPath = bed.directory.path + "/c.json5"
         let events = try bed.directory.write("reload.events", Self.reloadRecording)
         let pidLine = try bed.command("pid")
@@ -162,7 +166,7 @@ import Testing
 
         // Rotation 90: the second pan, in flight, is cancelled; the tap after it is rotated.
         #expect(try bed.line(from: client, startingWith: "gesture pan began") != nil)
-        try TestEnvironment.writeFile(path: configPath, Self.config("rotation: 90"))
+        try TestEnvironment.writeFile(path: configPath, Self.reloadConfig("rotation: 90"))
         kill(pid, SIGHUP)
         var second: [String] = []
         while let line = try client.readLine(deadline: deadline(milliseconds: 15_000)) {
@@ -184,13 +188,13 @@ import Testing
                 "\(bed.log)")
 
         // ignore: true lets the device go.
-        try TestEnvironment.writeFile(path: configPath, Self.config("ignore: true"))
+        try TestEnvironment.writeFile(path: configPath, Self.reloadConfig("ignore: true"))
         kill(pid, SIGHUP)
         let removed = try bed.line(from: client, startingWith: "device ")
         #expect(removed?.hasPrefix("device removed event7 ") == true, "\(bed.log)")
 
         // Without the ignore the device, still there, is taken up again.
-        try TestEnvironment.writeFile(path: configPath, Self.config("rotation: 0"))
+        try TestEnvironment.writeFile(path: configPath, Self.reloadConfig("rotation: 0"))
         kill(pid, SIGHUP)
         let added = try bed.line(from: client, startingWith: "device ")
         #expect(added?.hasPrefix("device added event7 ") == true, "\(bed.log)")
