@@ -37,7 +37,7 @@ func loadConfiguration(_ path: String?) throws(CommandFailure) -> Configuration 
 }
 
 enum CheckConfigCommand {
-    static func run(file: String) throws(CommandFailure) {
+    static func run(file: String, strict: Bool) throws(CommandFailure) {
         _ = try loadConfiguration(file)
         print("\(file): valid")
     }
@@ -70,7 +70,7 @@ enum ReplayCommand {
     /// The sysname replayed devices get in lines.
     static let sysname = "event0"
 
-    static func run(config: String?, format: LineFormat, touches: Bool, failed: Bool,
+    static func run(config: String?, format: LineFormat, touches: Bool, failed: Bool, trace: Bool,
                     description: String?, recording: String) throws(CommandFailure) {
         let configuration = try loadConfiguration(config)
         let events = try parse(recording)
@@ -87,7 +87,8 @@ enum ReplayCommand {
         do {
             try Replay.run(device: device.deviceDescription(sysname: sysname), events: events.events,
                            configuration: configuration,
-                           options: Replay.Options(format: format, touches: touches, failed: failed)) { out.take(&$0) }
+                           options: Replay.Options(format: format, touches: touches, failed: failed, trace: trace),
+                           traced: { Log.trace($0) }) { out.take(&$0) }
         } catch {
             out.flush()
             throw CommandFailure(ExitStatus.failure, "\(recording): \(error)")

@@ -68,10 +68,10 @@ final class Daemon {
     /// Clients registered for `.writable` (they have queued output).
     private var writableClients: Set<ClientID> = []
 
-    static func run(configPath: String?, socketPath: String) throws(CommandFailure) {
+    static func run(configPath: String?, socketPath: String, trace: Bool = false) throws(CommandFailure) {
         let configuration = try loadConfiguration(configPath)
         let daemon: Daemon
-        do { daemon = try Daemon(configPath: configPath, configuration: configuration, socketPath: socketPath) } catch {
+        do { daemon = try Daemon(configPath: configPath, configuration: configuration, socketPath: socketPath, trace: trace) } catch {
             throw CommandFailure(ExitStatus.failure, "\(error)")
         }
         daemon.supervisor.ready(devices: daemon.devices.count, clients: daemon.server.clientCount)
@@ -79,7 +79,7 @@ final class Daemon {
         daemon.shutdown()
     }
 
-    private init(configPath: String?, configuration: Configuration, socketPath: String) throws(StartupError) {
+    private init(configPath: String?, configuration: Configuration, socketPath: String, trace: Bool) throws(StartupError) {
         self.configPath = configPath
         self.configuration = configuration
         authority = ControlAuthority(configuration.control)
@@ -113,6 +113,7 @@ final class Daemon {
             throw .configuration("\(error)")
         }
         pipeline.reportsTouches = false   // until a client subscribes to touches
+        pipeline.tracesTransitions = trace  // `run --trace`: drained in `publish`
         Log.info("screen is \(LineEncoder.fixed(screen.width, decimals: 0))x\(LineEncoder.fixed(screen.height, decimals: 0)) points"
                  + (configuration.screen == nil ? " (from \(first.map { "device \($0.sysname)" } ?? "the fallback size"))" : ""))
 
@@ -244,6 +245,7 @@ final class Daemon {
     /// default; touch lines and failed states to subscribers; filters per client). An item is
     /// encoded at most once per format, and only when someone receives it.
     private func publish() {
+        if pipeline.tracesTransitions { for line in pipeline.drainTrace() { Log.trace(line) } }
         guard !output.isEmpty else { return }
         // Once per batch, not per item: the server sorts its ids on every call. A client dropped
         // while sending is skipped below, as its state is gone.

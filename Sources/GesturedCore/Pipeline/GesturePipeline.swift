@@ -150,6 +150,16 @@ public struct GesturePipeline: Sendable {
         for event in gestureEvents { output.append(.gesture(event)) }
     }
 
+    /// Whether the engine traces its transitions with reasons (`--trace`); read them with
+    /// `drainTrace()` after each call.
+    public var tracesTransitions: Bool {
+        get { engine.tracesTransitions }
+        set { engine.tracesTransitions = newValue }
+    }
+
+    /// The trace lines since the last call (empty unless `tracesTransitions`).
+    public mutating func drainTrace() -> [String] { engine.trace.isEmpty ? [] : engine.drainTrace() }
+
     /// When `advance(to:into:)` next has work, if ever.
     public var nextDeadline: Instant? { engine.nextDeadline }
 
@@ -160,10 +170,12 @@ public struct GesturePipeline: Sendable {
     /// down stay unrouted until they lift.
     public mutating func reload(configuration: Configuration, now: Instant, into output: inout [Output])
         throws(GestureEngine.BuildError) {
-        let fresh = try GestureEngine(views: configuration.views, screen: screen)
+        var fresh = try GestureEngine(views: configuration.views, screen: screen)
         gestureEvents.removeAll(keepingCapacity: true)
         engine.cancelAll(now: now, into: &gestureEvents)
         for event in gestureEvents { output.append(.gesture(event)) }
+        fresh.tracesTransitions = engine.tracesTransitions
+        fresh.trace = engine.drainTrace()
         engine = fresh
         reserveEventCapacity()
     }

@@ -13,16 +13,19 @@ public struct Replay: Sendable {
         public var touches = false
         /// Also print failed states.
         public var failed = false
-        public init(format: LineFormat = .text, touches: Bool = false, failed: Bool = false) {
-            self.format = format; self.touches = touches; self.failed = failed
+        /// Trace every arbiter transition with its reason (`replay --trace`).
+        public var trace = false
+        public init(format: LineFormat = .text, touches: Bool = false, failed: Bool = false, trace: Bool = false) {
+            self.format = format; self.touches = touches; self.failed = failed; self.trace = trace
         }
     }
 
     /// Replays `events` of one device through a pipeline built from `configuration`, calling
     /// `emit` with each line (newline-terminated), in order.
     public static func run(device: DeviceDescription, events: [RawEvent], configuration: Configuration,
-                           options: Options = Options(), emit: (String) -> Void) throws(ReplayError) {
-        try run(device: device, events: events, configuration: configuration, options: options) { bytes in
+                           options: Options = Options(), emit: (String) -> Void,
+                           traced: (String) -> Void = { _ in }) throws(ReplayError) {
+        try run(device: device, events: events, configuration: configuration, options: options, traced: traced) { bytes in
             var start = bytes.startIndex
             for i in bytes.indices where bytes[i] == UInt8(ascii: "\n") {
                 emit(String(decoding: bytes[start...i], as: UTF8.self))
@@ -35,8 +38,10 @@ public struct Replay: Sendable {
     /// Replays as `run(device:events:configuration:options:emit:)` does, but encodes the lines
     /// into one reused byte buffer and hands it to `write` after each event, which drains it
     /// (or lets it grow; `gestured replay` writes it out 64 KiB at a time). No `String` per line.
+    /// With `options.trace`, `traced` gets each trace line, before the lines of the same event.
     public static func run(device: DeviceDescription, events: [RawEvent], configuration: Configuration,
-                           options: Options = Options(), write: (inout [UInt8]) -> Void) throws(ReplayError) {
+                           options: Options = Options(), traced: (String) -> Void = { _ in },
+                           write: (inout [UInt8]) -> Void) throws(ReplayError) {
         // No udev here: the device's kind follows from INPUT_PROP_DIRECT, as udev's rules would say.
         let properties = [device.isDirect ? "ID_INPUT_TOUCHSCREEN" : "ID_INPUT_TOUCHPAD": "1"]
         let rule = configuration.devices.first { $0.matches(device, properties: properties) }
@@ -47,6 +52,7 @@ public struct Replay: Sendable {
             throw .configuration(error)
         }
         pipeline.reportsTouches = options.touches
+        pipeline.tracesTransitions = options.trace
         let id: GesturePipeline.DeviceID
         do { id = try pipeline.addDevice(device, rule: rule) } catch { throw .device(error) }
         var seq: UInt64 = 0
@@ -54,6 +60,7 @@ public struct Replay: Sendable {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(1 << 16)
         func flush() {
+            if options.trace { for line in pipeline.drainTrace() { traced(line) } }
             for o in output {
                 switch o {
                 case .touch where !options.touches: continue
