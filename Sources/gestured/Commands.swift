@@ -21,25 +21,41 @@ struct CommandFailure: Error {
 
 /// Loads the configuration at `path`, or the embedded default, and checks that the engine can
 /// be built from it (e.g. every recognizer type is available).
-func loadConfiguration(_ path: String?) throws(CommandFailure) -> Configuration {
+///
+/// - Parameter logWarnings: log each warning (`<4>warning: FILE:L:C: KEYPATH: ...`), as the
+///   daemon does once at start and at each reload.
+func loadConfiguration(_ path: String?, logWarnings: Bool = false) throws(CommandFailure) -> Configuration {
+    try checkConfiguration(path, logWarnings: logWarnings).configuration
+}
+
+/// `loadConfiguration`, also returning the warnings.
+func checkConfiguration(_ path: String?, logWarnings: Bool = false) throws(CommandFailure)
+    -> (configuration: Configuration, warnings: [ConfigDiagnostic]) {
     let configuration: Configuration
+    var warnings: [ConfigDiagnostic] = []
     if let path {
-        do { configuration = try ConfigFileLoader.load(path: path) } catch {
+        do { (configuration, warnings) = try ConfigFileLoader.check(path: path) } catch {
             throw CommandFailure(ExitStatus.config, lines: error.diagnostics.map(\.description))
         }
     } else {
         configuration = ConfigLoader.defaultConfiguration()
     }
+    if logWarnings { for warning in warnings { Log.warning("warning: \(warning)") } }
     do { _ = try GestureEngine(views: configuration.views, screen: DeviceGeometry.fallbackScreen) } catch {
         throw CommandFailure(ExitStatus.config, "\(path ?? "<default configuration>"): \(error)")
     }
-    return configuration
+    return (configuration, warnings)
 }
 
+/// `check-config [--strict] FILE`: errors exit 78; warnings print as `warning: FILE:L:C: KEYPATH:
+/// MESSAGE` and exit 0, or 78 with `--strict` (CONTRACT.md §4).
 enum CheckConfigCommand {
     static func run(file: String, strict: Bool) throws(CommandFailure) {
-        _ = try loadConfiguration(file)
-        print("\(file): valid")
+        let warnings = try checkConfiguration(file).warnings
+        for warning in warnings { print("warning: \(warning)") }
+        let count = warnings.count == 1 ? "1 warning" : "\(warnings.count) warnings"
+        if strict && !warnings.isEmpty { throw CommandFailure(ExitStatus.config, "\(file): \(count) (--strict)") }
+        print(warnings.isEmpty ? "\(file): valid" : "\(file): valid, with \(count)")
     }
 }
 

@@ -69,7 +69,7 @@ final class Daemon {
     private var writableClients: Set<ClientID> = []
 
     static func run(configPath: String?, socketPath: String, trace: Bool = false) throws(CommandFailure) {
-        let configuration = try loadConfiguration(configPath)
+        let configuration = try loadConfiguration(configPath, logWarnings: true)
         let daemon: Daemon
         do { daemon = try Daemon(configPath: configPath, configuration: configuration, socketPath: socketPath, trace: trace) } catch {
             throw CommandFailure(ExitStatus.failure, "\(error)")
@@ -455,7 +455,7 @@ final class Daemon {
         supervisor.reloading()
         defer { supervisor.ready(devices: devices.count, clients: server.clientCount) }
         let fresh: Configuration
-        do { fresh = try loadConfiguration(configPath) } catch {
+        do { fresh = try loadConfiguration(configPath, logWarnings: true) } catch {
             for line in error.lines { Log.error(line) }
             Log.error("reload failed; the previous configuration stays in force")
             return
