@@ -28,6 +28,18 @@ func loadConfiguration(_ path: String?, logWarnings: Bool = false) throws(Comman
     try checkConfiguration(path, logWarnings: logWarnings).configuration
 }
 
+/// `loadConfiguration`, then `layout` applied (`explain --layout`, `draw --layout`).
+func loadConfiguration(_ path: String?, layout: String?) throws(CommandFailure) -> Configuration {
+    let configuration = try loadConfiguration(path)
+    guard let layout else { return configuration }
+    guard let applied = configuration.applying(layout: layout) else {
+        let known = configuration.layouts.keys.sorted()
+        throw CommandFailure(ExitStatus.usage, "--layout: no layout '\(layout)' in \(path ?? "<default configuration>")"
+                             + (known.isEmpty ? " (it has none)" : "; it has \(known.joined(separator: ", "))"))
+    }
+    return applied
+}
+
 /// `loadConfiguration`, also returning the warnings.
 func checkConfiguration(_ path: String?, logWarnings: Bool = false) throws(CommandFailure)
     -> (configuration: Configuration, warnings: [ConfigDiagnostic]) {
@@ -89,6 +101,22 @@ enum ReplayCommand {
     static func run(config: String?, format: LineFormat, touches: Bool, failed: Bool, trace: Bool,
                     description: String?, recording: String) throws(CommandFailure) {
         let configuration = try loadConfiguration(config)
+        let (device, events) = try load(recording: recording, description: description)
+        var out = OutputBuffer()
+        do {
+            try Replay.run(device: device, events: events,
+                           configuration: configuration,
+                           options: Replay.Options(format: format, touches: touches, failed: failed, trace: trace),
+                           traced: { Log.trace($0) }) { out.take(&$0) }
+        } catch {
+            out.flush()
+            throw CommandFailure(ExitStatus.failure, "\(recording): \(error)")
+        }
+        out.flush()
+    }
+
+    /// The recording's device (its own description, or `description`'s) and its events.
+    static func load(recording: String, description: String?) throws(CommandFailure) -> (DeviceDescription, [RawEvent]) {
         let events = try parse(recording)
         var device = events.description
         if let description {
@@ -99,17 +127,7 @@ enum ReplayCommand {
             throw CommandFailure(ExitStatus.failure,
                                  "\(recording): the recording has no device description; name the file that has it with --description DESC")
         }
-        var out = OutputBuffer()
-        do {
-            try Replay.run(device: device.deviceDescription(sysname: sysname), events: events.events,
-                           configuration: configuration,
-                           options: Replay.Options(format: format, touches: touches, failed: failed, trace: trace),
-                           traced: { Log.trace($0) }) { out.take(&$0) }
-        } catch {
-            out.flush()
-            throw CommandFailure(ExitStatus.failure, "\(recording): \(error)")
-        }
-        out.flush()
+        return (device.deviceDescription(sysname: sysname), events.events)
     }
 
     /// Reads and parses a recording as bytes: no `String` of the whole file is built.

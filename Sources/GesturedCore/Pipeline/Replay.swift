@@ -42,25 +42,11 @@ public struct Replay: Sendable {
     public static func run(device: DeviceDescription, events: [RawEvent], configuration: Configuration,
                            options: Options = Options(), traced: (String) -> Void = { _ in },
                            write: (inout [UInt8]) -> Void) throws(ReplayError) {
-        // No udev here: the device's kind follows from INPUT_PROP_DIRECT, as udev's rules would say.
-        let properties = [device.isDirect ? "ID_INPUT_TOUCHSCREEN" : "ID_INPUT_TOUCHPAD": "1"]
-        let rule = configuration.devices.first { $0.matches(device, properties: properties) }
-        let screen = GesturePipeline.screen(configuration: configuration, firstDevice: device,
-                                            rotation: rule?.rotation ?? .none)
-        var pipeline: GesturePipeline
-        do { pipeline = try GesturePipeline(configuration: configuration, screen: screen) } catch {
-            throw .configuration(error)
-        }
-        pipeline.reportsTouches = options.touches
-        pipeline.tracesTransitions = options.trace
-        let id: GesturePipeline.DeviceID
-        do { id = try pipeline.addDevice(device, rule: rule) } catch { throw .device(error) }
         var seq: UInt64 = 0
-        var output: [GesturePipeline.Output] = []
         var bytes: [UInt8] = []
         bytes.reserveCapacity(1 << 16)
-        func flush() {
-            if options.trace { for line in pipeline.drainTrace() { traced(line) } }
+        try drive(device: device, events: events, configuration: configuration, touches: options.touches,
+                  trace: options.trace, traced: traced) { output in
             for o in output {
                 switch o {
                 case .touch where !options.touches: continue
@@ -70,8 +56,47 @@ public struct Replay: Sendable {
                 seq += 1
                 LineEncoder.output(o, seq: seq, format: options.format, into: &bytes)
             }
-            output.removeAll(keepingCapacity: true)
             if !bytes.isEmpty { write(&bytes) }
+        }
+    }
+
+    /// Every output of the replay (touches and gestures, failed ones included), in order: what
+    /// `gestured draw` pictures.
+    public static func outputs(device: DeviceDescription, events: [RawEvent],
+                               configuration: Configuration) throws(ReplayError) -> [GesturePipeline.Output] {
+        var all: [GesturePipeline.Output] = []
+        try drive(device: device, events: events, configuration: configuration, touches: true, trace: false,
+                  traced: { _ in }) { all += $0 }
+        return all
+    }
+
+    /// The device rule that applies to the replayed device, and the screen it maps onto.
+    public static func setting(of device: DeviceDescription, in configuration: Configuration) -> (rule: DeviceRule?, screen: Size) {
+        // No udev here: the device's kind follows from INPUT_PROP_DIRECT, as udev's rules would say.
+        let properties = [device.isDirect ? "ID_INPUT_TOUCHSCREEN" : "ID_INPUT_TOUCHPAD": "1"]
+        let rule = configuration.devices.first { $0.matches(device, properties: properties) }
+        return (rule, GesturePipeline.screen(configuration: configuration, firstDevice: device, rotation: rule?.rotation ?? .none))
+    }
+
+    /// Runs the pipeline over `events` and hands `body` the outputs of each event (then of each
+    /// deadline after the last), emptying them after each call.
+    private static func drive(device: DeviceDescription, events: [RawEvent], configuration: Configuration,
+                              touches: Bool, trace: Bool, traced: (String) -> Void,
+                              body: (inout [GesturePipeline.Output]) -> Void) throws(ReplayError) {
+        let (rule, screen) = setting(of: device, in: configuration)
+        var pipeline: GesturePipeline
+        do { pipeline = try GesturePipeline(configuration: configuration, screen: screen) } catch {
+            throw .configuration(error)
+        }
+        pipeline.reportsTouches = touches
+        pipeline.tracesTransitions = trace
+        let id: GesturePipeline.DeviceID
+        do { id = try pipeline.addDevice(device, rule: rule) } catch { throw .device(error) }
+        var output: [GesturePipeline.Output] = []
+        func flush() {
+            if trace { for line in pipeline.drainTrace() { traced(line) } }
+            body(&output)
+            output.removeAll(keepingCapacity: true)
         }
         for event in events {
             pipeline.handle(event, from: id, into: &output)
