@@ -7,6 +7,8 @@
 #   make test-release  the benchmark tests optimized (zero allocations per steady frame)
 #   make bench     build (release) and run the benchmark: a table, and JSON in bench-results/
 #   make demo      an emulated touchscreen (umockdev) double-taps; a client prints the lines
+#   make readme-picture   docs/images/example-config.svg: the example configuration as
+#                  `gestured draw` sees it (a test checks it matches the code)
 #   make install   PREFIX=/usr/local DESTDIR= : binary, systemd units, man pages,
 #                  /etc/gestured/gestured.json5, the socket group; then
 #                  `systemctl enable --now gestured.socket`
@@ -43,7 +45,7 @@ SOCKET_GROUP := gestured
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
 APT_PACKAGES := libevdev-dev libudev-dev umockdev libumockdev-dev evemu-tools pkg-config \
-	groff-base man-db systemd valgrind
+	groff-base man-db systemd valgrind chromium python3
 # The VM tests: QEMU, the guest's busybox, and the tools that unpack Debian's kernel and pack the
 # initramfs (the kernel and udev themselves are fetched with apt-get download into a cache).
 VM_APT_PACKAGES := qemu-system-x86 busybox-static xz-utils cpio
@@ -52,7 +54,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
-.PHONY: all deps deps-vm deps-vm-systemd build run test test-release test-vm test-vm-systemd bench demo install uninstall clean
+.PHONY: all deps deps-vm deps-vm-systemd build run test test-release test-vm test-vm-systemd bench demo readme-picture install uninstall clean
 
 all: build
 
@@ -69,6 +71,8 @@ deps:
 	command -v man >/dev/null 2>&1 || missing="$$missing man"; \
 	command -v systemd-analyze >/dev/null 2>&1 || missing="$$missing systemd-analyze"; \
 	command -v valgrind >/dev/null 2>&1 || missing="$$missing valgrind"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	[ -x /usr/bin/python3 ] || missing="$$missing python3"; \
 	if [ -n "$$missing" ]; then \
 		echo "deps: missing:$$missing; installing $(APT_PACKAGES)"; \
 		$(SUDO) apt-get update && \
@@ -183,6 +187,13 @@ demo: build
 		{ echo "demo: gestured did not open its socket; see its messages above"; exit 1; }; \
 	timeout -s INT 5 "$$bin/gestured" listen --socket "$$dir/g.sock" || true; \
 	echo "demo: done"
+
+## readme-picture: the README's picture of the example configuration, drawn by the code as it
+## is (DrawTests fails when the checked-in file differs from what the code draws).
+readme-picture:
+	$(SWIFT) build $(SWIFTPM_FLAGS) --product gestured
+	@bin=$$($(SWIFT) build $(SWIFTPM_FLAGS) --show-bin-path); \
+	set -x; "$$bin/gestured" draw --config config/gestured.json5 --output docs/images/example-config.svg
 
 ## install: the binary, the units (generated from systemd/*.in with this BINDIR and CONFIGDIR),
 ## the sysusers.d file, man pages, docs, and the configuration unless one exists (an edited one

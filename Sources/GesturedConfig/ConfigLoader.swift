@@ -20,6 +20,13 @@ public enum ConfigLoader {
     /// system calls); `file` is the name used in diagnostics.
     /// - Throws: `ConfigError`; bytes that are not UTF-8 are located at the first bad one.
     public static func load(_ bytes: [UInt8], file: String) throws(ConfigError) -> Configuration {
+        try check(bytes, file: file).configuration
+    }
+
+    /// Validates the bytes of a configuration file and finds its warnings
+    /// (`Configuration.warnings`), each located like an error: file, key path, line:column.
+    public static func check(_ bytes: [UInt8], file: String) throws(ConfigError)
+        -> (configuration: Configuration, warnings: [ConfigDiagnostic]) {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             let offset = firstInvalidUTF8Offset(bytes)
             let valid = String(decoding: bytes[..<offset], as: UTF8.self)
@@ -27,7 +34,7 @@ public enum ConfigLoader {
             throw ConfigError(diagnostics: [ConfigDiagnostic(file: file, line: position.line, column: position.column,
                                                              keyPath: "", message: "invalid UTF-8")])
         }
-        return try parse(text, file: file)
+        return try check(text, file: file)
     }
 
     /// The error for a file that cannot be read: one diagnostic without a position (line and
@@ -51,6 +58,11 @@ public enum ConfigLoader {
 
     /// Validates `text`; `file` is the name used in diagnostics.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> Configuration {
+        try check(text, file: file).configuration
+    }
+
+    /// Validates `text` and finds its warnings, located in it.
+    public static func check(_ text: String, file: String) throws(ConfigError) -> (configuration: Configuration, warnings: [ConfigDiagnostic]) {
         let source = SourceText(text)
         let map: SourceMap
         do {
@@ -81,7 +93,13 @@ public enum ConfigLoader {
         reader.checkReferences(references)
 
         var diagnostics = reader.sortedDiagnostics
-        guard !diagnostics.isEmpty else { return configuration }
+        guard !diagnostics.isEmpty else {
+            let warnings = configuration.warnings().map { warning in
+                let p = source.position(of: reader.valueOffset(of: warning.keyPath))
+                return ConfigDiagnostic(file: file, line: p.line, column: p.column, keyPath: warning.keyPath, message: warning.message)
+            }
+            return (configuration, warnings.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+        }
         if diagnostics.count > maximumDiagnostics {
             var last = diagnostics[maximumDiagnostics]
             last.keyPath = ""

@@ -34,3 +34,16 @@ public func readFile(path: String, limit: Int = 512 << 20) throws(SystemError) -
 public func readTextFile(path: String, limit: Int = 512 << 20) throws(SystemError) -> String {
     String(decoding: try readFile(path: path, limit: limit), as: UTF8.self)
 }
+
+/// Writes `bytes` as the whole content of `path` (created with mode 0644, or truncated).
+public func writeFile(path: String, bytes: [UInt8]) throws(SystemError) {
+    let fd = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+    defer { try? fd.close() }
+    var offset = 0
+    while offset < bytes.count {
+        let n = try syscall("write", path: path, onInterrupt: .retry) {
+            bytes[offset...].withUnsafeBytes { Glibc.write(fd.rawValue, $0.baseAddress, $0.count) }
+        }
+        offset += n
+    }
+}

@@ -3,9 +3,11 @@ import GesturedCore
 /// The command line (CONTRACT.md §1), parsed into one value. Bad usage is a `UsageError`
 /// (exit status 2).
 enum Command: Equatable {
-    case run(config: String?, socket: String?, verbose: Bool)
-    case replay(config: String?, format: LineFormat, touches: Bool, failed: Bool, description: String?, recordings: [String])
-    case checkConfig(file: String)
+    case run(config: String?, socket: String?, verbose: Bool, trace: Bool)
+    case replay(config: String?, format: LineFormat, touches: Bool, failed: Bool, trace: Bool, description: String?, recordings: [String])
+    case checkConfig(file: String, strict: Bool)
+    case explain(config: String?, layout: String?, x: Double, y: Double)
+    case draw(config: String?, layout: String?, background: String?, recording: String?, description: String?, output: String)
     case devices(config: String?, json: Bool)
     case listen(socket: String?, format: LineFormat, filter: LineFilter?, touches: Bool, failed: Bool,
                 exec: String? = nil, shell: Bool = false)
@@ -35,20 +37,40 @@ enum Arguments {
         switch sub {
         case "run":
             let config = try options.value("--config"), socket = try options.value("--socket")
-            let verbose = options.flag("--verbose")
+            let verbose = options.flag("--verbose"), trace = options.flag("--trace")
             try options.finish(positional: 0)
-            return .run(config: config, socket: socket, verbose: verbose)
+            return .run(config: config, socket: socket, verbose: verbose, trace: trace)
         case "replay":
             let config = try options.value("--config")
             let format = try options.format()
             let touches = options.flag("--touches"), failed = options.flag("--failed")
+            let trace = options.flag("--trace")
             let description = try options.value("--description")
             let recordings = try options.finish(atLeast: 1)
-            return .replay(config: config, format: format, touches: touches, failed: failed,
+            return .replay(config: config, format: format, touches: touches, failed: failed, trace: trace,
                            description: description, recordings: recordings)
         case "check-config":
+            let strict = options.flag("--strict")
             let positional = try options.finish(positional: 1)
-            return .checkConfig(file: positional[0])
+            return .checkConfig(file: positional[0], strict: strict)
+        case "explain":
+            let config = try options.value("--config"), layout = try options.value("--layout")
+            let positional = try options.finish(positional: 2, allowingNegativeNumbers: true)
+            guard let x = Double(positional[0]), let y = Double(positional[1]), x.isFinite, y.isFinite else {
+                throw UsageError(message: "explain needs X and Y, numbers in screen points; got '\(positional[0])' '\(positional[1])'")
+            }
+            return .explain(config: config, layout: layout, x: x, y: y)
+        case "draw":
+            let config = try options.value("--config"), layout = try options.value("--layout")
+            let background = try options.value("--background"), description = try options.value("--description")
+            guard let output = try options.value("--output") else { throw UsageError(message: "draw needs --output FILE.svg|FILE.html") }
+            guard output.hasSuffix(".svg") || output.hasSuffix(".html") else {
+                throw UsageError(message: "--output must end in .svg or .html, not '\(output)'")
+            }
+            let positional = try options.finish(positional: 0...1)
+            if description != nil && positional.isEmpty { throw UsageError(message: "--description goes with a RECORDING") }
+            return .draw(config: config, layout: layout, background: background, recording: positional.first,
+                         description: description, output: output)
         case "devices":
             let config = try options.value("--config"), json = options.flag("--json")
             try options.finish(positional: 0)
@@ -83,14 +105,24 @@ enum Arguments {
 
     static let help = """
         Usage:
-          gestured [run] [--config FILE] [--socket PATH] [--verbose]
-                                     the daemon, in the foreground (systemd runs it like this)
-          gestured replay [--config FILE] [--format text|json] [--touches] [--failed]
+          gestured [run] [--config FILE] [--socket PATH] [--verbose] [--trace]
+                                     the daemon, in the foreground (systemd runs it like this);
+                                     --trace: every recognizer transition, with its reason
+          gestured replay [--config FILE] [--format text|json] [--touches] [--failed] [--trace]
                           [--description DESC] RECORDING [RECORDING ...]
                                      the daemon's pipeline over evemu recordings (several: one
                                      device each, event0, event1, ..., interleaved by time),
-                                     lines to stdout
-          gestured check-config FILE validate a configuration; exit 0, or print errors and exit 78
+                                     lines to stdout (--trace: transitions with reasons to stderr)
+          gestured check-config [--strict] FILE
+                                     validate a configuration; exit 0, or print errors and exit
+                                     78; warnings (likely mistakes) exit 0 unless --strict
+          gestured explain [--config FILE] [--layout NAME] X Y
+                                     why a touch at X,Y (screen points) goes to the view it goes
+                                     to, and which recognizers it reaches, in winning order
+          gestured draw [--config FILE] [--layout NAME] [--background IMAGE]
+                        [RECORDING [--description DESC]] --output FILE.svg|FILE.html
+                                     a picture of the region map (and of a recording's touches
+                                     and gestures); HTML adds a timeline to play it
           gestured devices [--json] [--config FILE]
                                      every input device udev knows: type, protocol, slots, axis
                                      ranges and resolution, the rule that applies, used or not
@@ -144,14 +176,21 @@ private struct Options {
     @discardableResult
     /// The positional arguments, at least `minimum` of them (after the options).
     mutating func finish(atLeast minimum: Int) throws(UsageError) -> [String] {
-        guard items.count >= minimum else { return try finish(positional: minimum) }
-        return try finish(positional: items.count)
+        try finish(positional: minimum...max(minimum, items.count))
     }
 
-    mutating func finish(positional count: Int) throws(UsageError) -> [String] {
-        if let unknown = items.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
+    mutating func finish(positional count: Int, allowingNegativeNumbers: Bool = false) throws(UsageError) -> [String] {
+        try finish(positional: count...count, allowingNegativeNumbers: allowingNegativeNumbers)
+    }
+
+    /// - Parameter allowingNegativeNumbers: `-5` is a positional argument, not an option.
+    @discardableResult
+    mutating func finish(positional range: ClosedRange<Int>, allowingNegativeNumbers: Bool = false) throws(UsageError) -> [String] {
+        let count = range.upperBound
+        if let unknown = items.first(where: { $0.hasPrefix("-") && $0 != "-" && !(allowingNegativeNumbers && Double($0) != nil) }) {
             throw UsageError(message: "unknown option '\(unknown)'")
         }
+        if range.contains(items.count) { return items }
         guard items.count == count else {
             throw UsageError(message: count == 0 ? "unexpected argument '\(items[0])'"
                                                  : "expected \(count) argument\(count == 1 ? "" : "s"), got \(items.count)")

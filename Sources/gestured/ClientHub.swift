@@ -40,6 +40,7 @@ final class ClientHub {
     /// default; touch lines and failed states to subscribers; filters per client), and each
     /// gesture to the action runner.
     func publish() {
+        if live.pipeline.tracesTransitions { for line in live.pipeline.drainTrace() { Log.trace(line) } }
         guard !live.output.isEmpty else { return }
         // Once per batch, not per item: the server sorts its ids on every call. A client dropped
         // while sending is skipped, as its state is gone.

@@ -21,28 +21,56 @@ struct CommandFailure: Error {
 
 /// Loads the configuration at `path`, or the embedded default, and checks that the engine can
 /// be built from it (e.g. every recognizer type is available).
-func loadConfiguration(_ path: String?) throws(CommandFailure) -> Configuration {
+///
+/// - Parameter logWarnings: log each warning (`<4>warning: FILE:L:C: KEYPATH: ...`), as the
+///   daemon does once at start and at each reload.
+func loadConfiguration(_ path: String?, logWarnings: Bool = false) throws(CommandFailure) -> Configuration {
+    try checkConfiguration(path, logWarnings: logWarnings).configuration
+}
+
+/// `loadConfiguration`, then `layout` applied (`explain --layout`, `draw --layout`).
+func loadConfiguration(_ path: String?, layout: String?) throws(CommandFailure) -> Configuration {
+    let configuration = try loadConfiguration(path)
+    guard let layout else { return configuration }
+    guard let applied = configuration.applying(layout: layout) else {
+        let known = configuration.layouts.keys.sorted()
+        throw CommandFailure(ExitStatus.usage, "--layout: no layout '\(layout)' in \(path ?? "<default configuration>")"
+                             + (known.isEmpty ? " (it has none)" : "; it has \(known.joined(separator: ", "))"))
+    }
+    return applied
+}
+
+/// `loadConfiguration`, also returning the warnings.
+func checkConfiguration(_ path: String?, logWarnings: Bool = false) throws(CommandFailure)
+    -> (configuration: Configuration, warnings: [ConfigDiagnostic]) {
     let configuration: Configuration
+    var warnings: [ConfigDiagnostic] = []
     if let path {
-        do { configuration = try ConfigFileLoader.load(path: path) } catch {
+        do { (configuration, warnings) = try ConfigFileLoader.check(path: path) } catch {
             throw CommandFailure(ExitStatus.config, lines: error.diagnostics.map(\.description))
         }
     } else {
         configuration = ConfigLoader.defaultConfiguration()
     }
+    if logWarnings { for warning in warnings { Log.warning("warning: \(warning)") } }
     for spec in configuration.screenSpecs {
         do { _ = try GestureEngine(views: spec.views, screen: DeviceGeometry.fallbackScreen) } catch {
             throw CommandFailure(ExitStatus.config, "\(path ?? "<default configuration>"): "
                                  + (spec.id.map { "screen \($0): " } ?? "") + "\(error)")
         }
     }
-    return configuration
+    return (configuration, warnings)
 }
 
+/// `check-config [--strict] FILE`: errors exit 78; warnings print as `warning: FILE:L:C: KEYPATH:
+/// MESSAGE` and exit 0, or 78 with `--strict` (CONTRACT.md §4).
 enum CheckConfigCommand {
-    static func run(file: String) throws(CommandFailure) {
-        _ = try loadConfiguration(file)
-        print("\(file): valid")
+    static func run(file: String, strict: Bool) throws(CommandFailure) {
+        let warnings = try checkConfiguration(file).warnings
+        for warning in warnings { print("warning: \(warning)") }
+        let count = warnings.count == 1 ? "1 warning" : "\(warnings.count) warnings"
+        if strict && !warnings.isEmpty { throw CommandFailure(ExitStatus.config, "\(file): \(count) (--strict)") }
+        print(warnings.isEmpty ? "\(file): valid" : "\(file): valid, with \(count)")
     }
 }
 
@@ -74,33 +102,41 @@ enum ReplayCommand {
     static func sysname(_ k: Int) -> String { "event\(k)" }
 
     /// Replays one recording, or several interleaved by time (one device each).
-    static func run(config: String?, format: LineFormat, touches: Bool, failed: Bool,
+    static func run(config: String?, format: LineFormat, touches: Bool, failed: Bool, trace: Bool,
                     description: String?, recordings paths: [String]) throws(CommandFailure) {
         let configuration = try loadConfiguration(config)
         var recordings: [(device: DeviceDescription, events: [RawEvent])] = []
         for (k, recording) in paths.enumerated() {
-            let sysname = sysname(k)
-            let events = try parse(recording, sysname: sysname)
-            var device = events.description
-            if let description {
-                device = try parse(description, sysname: sysname).description
-                guard device != nil else { throw CommandFailure(ExitStatus.failure, "\(description): no device description (N:, I:, B:, A: lines)") }
-            }
-            guard let device else {
-                throw CommandFailure(ExitStatus.failure,
-                                     "\(recording): the recording has no device description; name the file that has it with --description DESC")
-            }
-            recordings.append((device.deviceDescription(sysname: sysname), events.events))
+            let (device, events) = try load(recording: recording, description: description, sysname: sysname(k))
+            recordings.append((device, events))
         }
         var out = OutputBuffer()
         do {
             try Replay.run(recordings: recordings, configuration: configuration,
-                           options: Replay.Options(format: format, touches: touches, failed: failed)) { out.take(&$0) }
+                           options: Replay.Options(format: format, touches: touches, failed: failed, trace: trace),
+                           traced: { Log.trace($0) }) { out.take(&$0) }
         } catch {
             out.flush()
             throw CommandFailure(ExitStatus.failure, "\(paths.count == 1 ? paths[0] : paths.joined(separator: ", ")): \(error)")
         }
         out.flush()
+    }
+
+    /// The recording's device (its own description, or `description`'s), named `sysname`, and
+    /// its events.
+    static func load(recording: String, description: String?,
+                     sysname: String = sysname(0)) throws(CommandFailure) -> (DeviceDescription, [RawEvent]) {
+        let events = try parse(recording, sysname: sysname)
+        var device = events.description
+        if let description {
+            device = try parse(description, sysname: sysname).description
+            guard device != nil else { throw CommandFailure(ExitStatus.failure, "\(description): no device description (N:, I:, B:, A: lines)") }
+        }
+        guard let device else {
+            throw CommandFailure(ExitStatus.failure,
+                                 "\(recording): the recording has no device description; name the file that has it with --description DESC")
+        }
+        return (device.deviceDescription(sysname: sysname), events.events)
     }
 
     /// Reads and parses a recording as bytes: no `String` of the whole file is built.

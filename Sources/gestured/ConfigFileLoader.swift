@@ -6,6 +6,11 @@ import GesturedIO
 /// its bytes to `ConfigLoader`, which makes no system calls.
 enum ConfigFileLoader {
     static func load(path: String) throws(ConfigError) -> Configuration {
+        try check(path: path).configuration
+    }
+
+    /// `load`, also returning the configuration's warnings, located like errors.
+    static func check(path: String) throws(ConfigError) -> (configuration: Configuration, warnings: [ConfigDiagnostic]) {
         let bytes: [UInt8]
         do { bytes = try readFile(path: path, limit: ConfigLoader.maximumFileSize) } catch {
             let reason = error.errno == .fileTooLarge
@@ -13,6 +18,6 @@ enum ConfigFileLoader {
             let operation = error.operation == "open" ? "open" : "read"
             throw ConfigLoader.unreadable(file: path, message: "cannot \(operation): \(reason)")
         }
-        return try ConfigLoader.load(bytes, file: path)
+        return try ConfigLoader.check(bytes, file: path)
     }
 }

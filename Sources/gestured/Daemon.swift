@@ -25,10 +25,10 @@ final class Daemon {
     private var running = true
     private var armedDeadline: Instant?
 
-    static func run(configPath: String?, socketPath: String) throws(CommandFailure) {
-        let configuration = try loadConfiguration(configPath)
+    static func run(configPath: String?, socketPath: String, trace: Bool = false) throws(CommandFailure) {
+        let configuration = try loadConfiguration(configPath, logWarnings: true)
         let daemon: Daemon
-        do { daemon = try Daemon(configPath: configPath, configuration: configuration, socketPath: socketPath) } catch {
+        do { daemon = try Daemon(configPath: configPath, configuration: configuration, socketPath: socketPath, trace: trace) } catch {
             throw CommandFailure(ExitStatus.failure, "\(error)")
         }
         daemon.supervisor.ready(devices: daemon.devices.count, clients: daemon.clients.count)
@@ -36,7 +36,7 @@ final class Daemon {
         daemon.shutdown()
     }
 
-    private init(configPath: String?, configuration: Configuration, socketPath: String) throws(StartupError) {
+    private init(configPath: String?, configuration: Configuration, socketPath: String, trace: Bool) throws(StartupError) {
         self.configPath = configPath
         self.configuration = configuration
         // Signals first: a SIGTERM during start-up must not kill us before the socket file can
@@ -67,6 +67,7 @@ final class Daemon {
             throw .configuration("\(error)")
         }
         live.pipeline.reportsTouches = false   // until a client subscribes to touches
+        live.pipeline.tracesTransitions = trace  // `run --trace`: drained in `ClientHub.publish`
 
         clients = ClientHub(server: server, poller: poller, live: live, actions: actions)
         devices = DeviceHub(poller: poller, monitor: monitor, live: live, clients: clients, configuration: configuration)
@@ -120,7 +121,7 @@ final class Daemon {
         supervisor.reloading()
         defer { supervisor.ready(devices: devices.count, clients: clients.count) }
         let fresh: Configuration
-        do { fresh = try loadConfiguration(configPath) } catch {
+        do { fresh = try loadConfiguration(configPath, logWarnings: true) } catch {
             for line in error.lines { Log.error(line) }
             Log.error("reload failed; the previous configuration stays in force")
             return

@@ -23,6 +23,10 @@ enum Log {
     static func info(_ message: String) { write(.info, message) }
     static func debug(_ message: @autoclosure () -> String) { if verbose { write(.debug, message()) } }
 
+    /// A `--trace` line (asked for, so never rate-limited): `trace TIME name: old → new (why)`,
+    /// at debug priority.
+    static func trace(_ line: String) { write(.debug, "trace " + line) }
+
     /// Logs at most `limiter.burst` messages per `limiter.window` for `key`.
     static func limited(_ priority: Priority, key: String, _ message: @autoclosure () -> String) {
         let admission = limiter.admit(key: key, now: MonotonicClock.now())

@@ -24,21 +24,26 @@ do throws(CommandFailure) {
         print("gestured \(Version.string) (protocol \(LineEncoder.protocolVersion))")
     case .help:
         print(Arguments.help, terminator: "")
-    case .checkConfig(let file):
-        try CheckConfigCommand.run(file: file)
+    case .checkConfig(let file, let strict):
+        try CheckConfigCommand.run(file: file, strict: strict)
+    case .explain(let config, let layout, let x, let y):
+        try ExplainCommand.run(config: config, layout: layout, x: x, y: y)
+    case .draw(let config, let layout, let background, let recording, let description, let output):
+        try DrawCommand.run(config: config, layout: layout, background: background, recording: recording,
+                            description: description, output: output)
     case .devices(let config, let json):
         try DevicesCommand.run(config: config, json: json)
-    case .replay(let config, let format, let touches, let failed, let description, let recordings):
-        try ReplayCommand.run(config: config, format: format, touches: touches, failed: failed,
+    case .replay(let config, let format, let touches, let failed, let trace, let description, let recordings):
+        try ReplayCommand.run(config: config, format: format, touches: touches, failed: failed, trace: trace,
                               description: description, recordings: recordings)
     case .listen(let socket, let format, let filter, let touches, let failed, let exec, let shell):
         let runner = try exec.map { command throws(CommandFailure) in try ListenExec(command: command, shell: shell) }
         try ListenCommand.run(socket: socketPath(socket), format: format, filter: filter, touches: touches, failed: failed,
                               exec: runner)
-    case .run(let config, let socket, let verbose):
+    case .run(let config, let socket, let verbose, let trace):
         Log.verbose = verbose
         Log.priorityPrefixes = true
-        try Daemon.run(configPath: config, socketPath: socketPath(socket))
+        try Daemon.run(configPath: config, socketPath: socketPath(socket), trace: trace)
     }
 } catch {
     for line in error.lines { Log.error(line) }

@@ -48,7 +48,12 @@ struct EngineScript {
         record(events)
     }
 
+    /// Trace lines (`trace TIME name: old → new (why)`) go into `lines` too, before the events
+    /// of the same call.
+    mutating func traceTransitions() { engine.tracesTransitions = true }
+
     private mutating func record(_ events: [GestureEvent]) {
+        if engine.tracesTransitions { lines += engine.drainTrace().map { "trace " + $0 } }
         for e in events where includeFailed || e.state != .failed {
             seq += 1
             lines.append(String(LineEncoder.gesture(e, seq: seq, format: .text).dropLast()))

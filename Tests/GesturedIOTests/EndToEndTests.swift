@@ -40,6 +40,29 @@ import Testing
         try daemon.stop(readingRestOf: [client])
     }
 
+    /// `run --trace` logs every transition with its reason at debug priority, and the
+    /// configuration's warnings are logged once at start.
+    @Test func traceAndWarningsAreLogged() throws {
+        guard let daemon = try RunningDaemon(config: """
+            { screen: {width: 1000, height: 1000}, views: [{id: "root", gestures: [
+                {id: "single", type: "tap", requireToFail: ["double"]},
+                {id: "double", type: "tap", numberOfTapsRequired: 2}],
+              subviews: [{id: "away", frame: [2000, 0, 10, 10]}]}] }
+            """, arguments: ["--trace"]) else { return }
+        let client = try daemon.connect()
+        let tap = try #require(try daemon.firstLine(from: client, startingWith: "gesture "))
+        #expect(tap.hasPrefix("gesture tap ended single "), "\(tap)")
+        try daemon.stop(readingRestOf: [client])
+        let log = daemon.log.split(separator: "\n")
+        let traces = log.filter { $0.hasPrefix("<7>trace ") }.map { $0.split(separator: " ", maxSplits: 2).last.map(String.init) ?? "" }
+        #expect(traces == ["single: possible → waiting (requires double to fail)",
+                           "double: possible → failed (no tap 2 within maximumTapInterval 0.3 s)",
+                           "single: waiting → possible (double failed)",
+                           "single: possible → ended (1 tap of 1 touch)"], "\(daemon.log)")
+        #expect(log.filter { $0.hasPrefix("<4>warning: ") && $0.hasSuffix("views[0].subviews[0]: view \"away\" can never be hit: no part of its hit area is on the 1000×1000 screen inside its parents' hit areas") }.count == 1,
+                "\(daemon.log)")
+    }
+
     /// A value beyond the advertised range is clamped (the tap lands on the top edge) and
     /// logged as a warning; a rule's grab is taken and logged.
     @Test func outOfRangeValueIsClampedAndWarnedAndGrabIsTaken() throws {
@@ -124,7 +147,7 @@ struct RunningDaemon {
     let directory: TestEnvironment.TemporaryDirectory
 
     /// Nil (with the reason recorded as an issue) when the daemon or umockdev is missing.
-    init?(config: String, events: String = "synthetic-tap.events") throws {
+    init?(config: String, events: String = "synthetic-tap.events", arguments: [String] = []) throws {
         let gestured = TestEnvironment.buildDirectory + "/gestured"
         guard (try? readFile(path: gestured, limit: 1 << 30)) != nil else {
             Issue.record("\(gestured) is missing: build the package first"); return nil
@@ -145,7 +168,7 @@ struct RunningDaemon {
         process = try Subprocess(
             "timeout", ["-s", "KILL", "20", umockdevRun, "-d", umockdev, "-i", "\(node)=\(ioctl)",
                         "-e", "\(node)=\(TestEnvironment.recordings)/\(events)", "--",
-                        gestured, "run", "--socket", socket, "--config", configPath],
+                        gestured, "run", "--socket", socket, "--config", configPath] + arguments,
             stdout: .file(directory.path + "/stdout"), stderr: .file(stderrPath))
     }
 

@@ -82,12 +82,13 @@ public struct GestureEngine: Sendable {
     /// Scratch buffer reused across frames.
     private var proposals: [(slot: Int, proposal: Proposal)] = []
 
-    /// Optional transition trace for debugging (`name: old → new`), drained by the caller.
-    /// Recognizer bugs are traced too, tracing on or off; with it off, the trace keeps at most
-    /// `untracedCapacity` entries between drains (a daemon that runs for months must not grow
-    /// with every bug) and `recognizerBugs` counts them all.
+    /// Whether every transition is traced with its reason (`--trace`): `TIME name: old → new
+    /// (why)`, drained by the caller. Off, nothing is built but recognizer bugs: those are traced
+    /// tracing on or off; with it off, the trace keeps at most `untracedCapacity` entries between
+    /// drains (a daemon that runs for months must not grow with every bug) and `recognizerBugs`
+    /// counts them all.
     public var tracesTransitions = false
-    public private(set) var trace: [String] = []
+    public internal(set) var trace: [String] = []
     public private(set) var recognizerBugs = 0
     public static let untracedCapacity = 64
 
@@ -149,6 +150,25 @@ public struct GestureEngine: Sendable {
             start = end
         }
         return order
+    }
+
+    /// One recognizer a touch on a view reaches, for `gestured explain`.
+    public struct RouteEntry: Hashable, Sendable {
+        public var name: String
+        public var type: String
+        /// The id of the view it is attached to.
+        public var view: String
+        public var requireToFail: [String]
+        public var simultaneous: [String]
+    }
+
+    /// The recognizers a touch on `view` reaches, in winning order.
+    public func route(of view: ViewTree.Index) -> [RouteEntry] {
+        routesByView[view].map { index in
+            RouteEntry(name: slots[index].name, type: slots[index].type, view: slots[index].viewID,
+                       requireToFail: slots[index].requires.map { slots[$0].name },
+                       simultaneous: slots[index].simultaneous.map { slots[$0].name })
+        }
     }
 
     // MARK: Inputs
@@ -235,8 +255,8 @@ public struct GestureEngine: Sendable {
     public mutating func cancelAll(now: Instant, into events: inout [GestureEvent]) {
         for index in rank {
             switch slots[index].phase {
-            case .active: transition(index, to: .cancelled, now: now, sample: nil, into: &events)
-            case .possible, .waiting: transition(index, to: .failed, now: now, sample: nil, into: &events)
+            case .active: transition(index, to: .cancelled, now: now, sample: nil, into: &events, why: .cancelledAll)
+            case .possible, .waiting: transition(index, to: .failed, now: now, sample: nil, into: &events, why: .cancelledAll)
             case .ended, .failed, .cancelled: break
             }
             recognizers.reset(slots[index].recognizer)
@@ -254,8 +274,8 @@ public struct GestureEngine: Sendable {
         guard !touches.isEmpty else { return }
         for index in rank where slots[index].touches.contains(where: touches.contains) {
             switch slots[index].phase {
-            case .active: transition(index, to: .cancelled, now: now, sample: nil, into: &events)
-            case .possible, .waiting: transition(index, to: .failed, now: now, sample: nil, into: &events)
+            case .active: transition(index, to: .cancelled, now: now, sample: nil, into: &events, why: .touchesLost)
+            case .possible, .waiting: transition(index, to: .failed, now: now, sample: nil, into: &events, why: .touchesLost)
             case .ended, .failed, .cancelled: break
             }
             slots[index].touches.removeAll(where: touches.contains)
@@ -289,8 +309,8 @@ public struct GestureEngine: Sendable {
         }
         for index in rank where tree.isDescendant(slots[index].view, of: view) && !slots[index].touches.isEmpty {
             switch slots[index].phase {
-            case .active: transition(index, to: .cancelled, now: now, sample: nil, into: &events)
-            case .possible, .waiting: transition(index, to: .failed, now: now, sample: nil, into: &events)
+            case .active: transition(index, to: .cancelled, now: now, sample: nil, into: &events, why: .viewUnreachable(view))
+            case .possible, .waiting: transition(index, to: .failed, now: now, sample: nil, into: &events, why: .viewUnreachable(view))
             case .ended, .failed, .cancelled: break
             }
             for touch in slots[index].touches { routes[touch]?.removeAll { $0 == index } }
@@ -321,9 +341,9 @@ public struct GestureEngine: Sendable {
                 switch requirementStatus(index) {
                 case .undecided: continue
                 case .someSucceeded:
-                    transition(index, to: .failed, now: now, sample: nil, into: &events)
+                    transition(index, to: .failed, now: now, sample: nil, into: &events, why: .requiredSucceeded)
                 case .allFailed:
-                    slots[index].phase = .possible
+                    setPhase(index, .possible, now: now, why: .requiredFailed)
                     for p in pending { apply(p.proposal, to: index, now: now, into: &events) }
                 }
                 changed = true
@@ -336,32 +356,36 @@ public struct GestureEngine: Sendable {
         switch (phase, proposal) {
         case (_, .none):
             break
-        case (.possible, .fail), (.waiting, .fail), (.waiting, .cancel):
-            transition(index, to: .failed, now: now, sample: nil, into: &events)
-        case (.active, .fail), (.active, .cancel):
-            transition(index, to: .cancelled, now: now, sample: nil, into: &events)
+        case (.possible, .fail(let reason)), (.waiting, .fail(let reason)):
+            transition(index, to: .failed, now: now, sample: nil, into: &events, why: .failure(reason))
+        case (.waiting, .cancel):
+            transition(index, to: .failed, now: now, sample: nil, into: &events, why: .failure(.touchCancelled))
+        case (.active, .fail(let reason)):
+            transition(index, to: .cancelled, now: now, sample: nil, into: &events, why: .failure(reason))
+        case (.active, .cancel):
+            transition(index, to: .cancelled, now: now, sample: nil, into: &events, why: .failure(.touchCancelled))
         case (.possible, .recognize(let s)), (.possible, .begin(let s)):
-            guard !blockedByActive(index) else {
-                transition(index, to: .failed, now: now, sample: nil, into: &events); break
+            if let blocker = blockingActive(index) {
+                transition(index, to: .failed, now: now, sample: nil, into: &events, why: .blocked(by: blocker)); break
             }
             switch requirementStatus(index) {
             case .someSucceeded:
-                transition(index, to: .failed, now: now, sample: nil, into: &events)
+                transition(index, to: .failed, now: now, sample: nil, into: &events, why: .requiredSucceeded)
             case .undecided:
-                slots[index].phase = .waiting([Pending(proposal)!])
+                setPhase(index, .waiting([Pending(proposal)!]), now: now, why: .waitingForRequired)
             case .allFailed:
                 let isDiscrete = if case .recognize = proposal { true } else { false }
                 transition(index, to: isDiscrete ? .ended : .active, now: now, sample: s, into: &events,
-                           reported: isDiscrete ? .ended : .began)
+                           reported: isDiscrete ? .ended : .began, why: .succeeded)
                 excludeOthers(from: index, now: now, into: &events)
             }
         case (.waiting(var pending), .change), (.waiting(var pending), .end):
             pending.append(Pending(proposal)!)
             slots[index].phase = .waiting(pending)
         case (.active, .change(let s)):
-            transition(index, to: .active, now: now, sample: s, into: &events, reported: .changed)
+            transition(index, to: .active, now: now, sample: s, into: &events, reported: .changed, why: .succeeded)
         case (.active, .end(let s)):
-            transition(index, to: .ended, now: now, sample: s, into: &events)
+            transition(index, to: .ended, now: now, sample: s, into: &events, why: .touchesLifted)
         case (.ended, _), (.failed, _), (.cancelled, _),
              (.possible, .change), (.possible, .end), (.possible, .cancel),
              (.waiting, .recognize), (.waiting, .begin),
@@ -388,15 +412,15 @@ public struct GestureEngine: Sendable {
     }
 
     /// A running gesture keeps its touches: a newcomer sharing them, not allowed to run together
-    /// with it, fails.
-    private func blockedByActive(_ index: Int) -> Bool {
+    /// with it, fails. Returns that running gesture.
+    private func blockingActive(_ index: Int) -> Int? {
         for other in slots.indices where other != index {
             guard case .active = slots[other].phase, shareTouches(index, other),
                   !slots[index].simultaneous.contains(other),
                   recognizers.canPrevent(slots[other].recognizer, slots[index].recognizer) else { continue }
-            return true
+            return other
         }
-        return false
+        return nil
     }
 
     private mutating func excludeOthers(from winner: Int, now: Instant, into events: inout [GestureEvent]) {
@@ -404,8 +428,8 @@ public struct GestureEngine: Sendable {
             guard shareTouches(winner, other), !slots[winner].simultaneous.contains(other),
                   recognizers.canPrevent(slots[winner].recognizer, slots[other].recognizer) else { continue }
             switch slots[other].phase {
-            case .possible, .waiting: transition(other, to: .failed, now: now, sample: nil, into: &events)
-            case .active: transition(other, to: .cancelled, now: now, sample: nil, into: &events)
+            case .possible, .waiting: transition(other, to: .failed, now: now, sample: nil, into: &events, why: .excluded(by: winner))
+            case .active: transition(other, to: .cancelled, now: now, sample: nil, into: &events, why: .excluded(by: winner))
             case .ended, .failed, .cancelled: break
             }
         }
@@ -417,8 +441,10 @@ public struct GestureEngine: Sendable {
 
     /// The one funnel for state changes: records the new phase, traces it, emits the event.
     private mutating func transition(_ index: Int, to phase: Phase, now: Instant, sample: GestureSample?,
-                                     into events: inout [GestureEvent], reported: GestureState? = nil) {
-        let old = slots[index].phase
+                                     into events: inout [GestureEvent], reported: GestureState? = nil, why: Why) {
+        if tracesTransitions, !(phase.isActive && slots[index].phase.isActive) {
+            traceTransition(index, to: phase, now: now, sample: sample, why: why)
+        }
         slots[index].phase = phase
         let state: GestureState = reported ?? {
             switch phase {
@@ -428,7 +454,6 @@ public struct GestureEngine: Sendable {
             case .active: .changed
             }
         }()
-        if tracesTransitions { trace.append("\(slots[index].name): \(old.name) → \(phase.name)") }
         var s = sample ?? slots[index].lastSample
         if sample == nil { s.values = .none; s.touches = slots[index].touches.count }
         s.device = slots[index].lastSample.device   // the device of the frame the recognizer last saw
@@ -436,6 +461,67 @@ public struct GestureEngine: Sendable {
         events.append(GestureEvent(type: slots[index].type, state: state, name: slots[index].name,
                                    view: slots[index].viewID, time: now, sample: s,
                                    viewLocation: tree.convert(s.location, to: slots[index].view)))
+    }
+
+    /// Why a transition happens: what `--trace` prints after it. Plain values (no allocation);
+    /// the words are built only when tracing (`traceTransition`).
+    enum Why {
+        /// The recognizer proposed failing (or, once running, could not go on).
+        case failure(FailReason)
+        /// The recognizer proposed recognizing, beginning or changing, and the arbiter let it.
+        case succeeded
+        /// A continuous gesture's touches lifted.
+        case touchesLifted
+        /// It would succeed, but a `requireToFail` gesture is undecided.
+        case waitingForRequired
+        /// A `requireToFail` gesture succeeded.
+        case requiredSucceeded
+        /// Every `requireToFail` gesture failed: its held-back proposals go ahead.
+        case requiredFailed
+        /// Another gesture, sharing its touches, began or recognized first.
+        case excluded(by: Int)
+        /// A running gesture holds its touches.
+        case blocked(by: Int)
+        /// Configuration reload or shutdown.
+        case cancelledAll
+        /// Its device lost events (`SYN_DROPPED`) or went away.
+        case touchesLost
+        /// Its view (or an ancestor) was hidden or disabled.
+        case viewUnreachable(ViewTree.Index)
+    }
+
+    /// A phase change that emits no event (waiting, released): traced all the same.
+    private mutating func setPhase(_ index: Int, _ phase: Phase, now: Instant, why: Why) {
+        if tracesTransitions { traceTransition(index, to: phase, now: now, sample: nil, why: why) }
+        slots[index].phase = phase
+    }
+
+    /// `TIME name: old → new (why)`, e.g. `… single: possible → waiting (requires double to fail)`.
+    private mutating func traceTransition(_ index: Int, to phase: Phase, now: Instant, sample: GestureSample?, why: Why) {
+        let slots = self.slots
+        let names = { (indices: [Int]) in indices.map { slots[$0].name }.joined(separator: ", ") }
+        let text: String
+        switch why {
+        case .failure(let reason): text = reason.text
+        case .succeeded:
+            text = sample.map { recognizers.successText(slots[index].recognizer, $0) } ?? "recognized"
+        case .touchesLifted: text = "touches lifted"
+        case .waitingForRequired:
+            let undecided = slots[index].requires.filter { slots[$0].isUndecided(deadline: recognizers.deadline(slots[$0].recognizer)) }
+            text = "requires \(names(undecided)) to fail"
+        case .requiredSucceeded:
+            text = "\(names(slots[index].requires.filter { slots[$0].phase.hasSucceeded })) succeeded first"
+        case .requiredFailed: text = "\(names(slots[index].requires)) failed"
+        case .excluded(let winner):
+            text = "\(slots[winner].name) \(slots[winner].phase.hasSucceeded ? "won" : "went first") with a shared touch"
+        case .blocked(let other): text = "\(slots[other].name) is running with a shared touch"
+        case .cancelledAll: text = "configuration reloaded or daemon stopping"
+        case .touchesLost: text = "its device lost events or went away"
+        case .viewUnreachable(let view): text = "view \(tree.nodes[view].id) hidden or disabled"
+        }
+        // The running phase reads as its reported state: `began` when entered, `running` after.
+        let old = slots[index].phase.isActive ? "running" : slots[index].phase.name
+        trace.append("\(now) \(slots[index].name): \(old) → \(phase.isActive ? "began" : phase.name) (\(text))")
     }
 
     /// A proposal the state machine should never make in this phase: a recognizer bug. It is
@@ -452,9 +538,9 @@ public struct GestureEngine: Sendable {
         for index in slots.indices where slots[index].touches.isEmpty {
             switch slots[index].phase {
             case .ended, .failed, .cancelled:
+                // Not traced: a return to rest after all touches lifted, not a decision.
                 slots[index].phase = .possible
                 recognizers.reset(slots[index].recognizer)
-                if tracesTransitions { trace.append("\(slots[index].name): reset → possible") }
             case .possible, .waiting, .active:
                 break
             }
@@ -478,7 +564,26 @@ extension GestureEngine.Slot {
     }
 }
 
+extension GestureEngine.Slot {
+    /// As `requirementStatus` judges a required gesture: still able to succeed.
+    func isUndecided(deadline: Instant?) -> Bool {
+        switch phase {
+        case .waiting: true
+        case .possible: !touches.isEmpty || deadline != nil
+        case .active, .ended, .failed, .cancelled: false
+        }
+    }
+}
+
 extension GestureEngine.Phase {
+    var isActive: Bool { if case .active = self { true } else { false } }
+    var hasSucceeded: Bool {
+        switch self {
+        case .active, .ended: true
+        case .possible, .waiting, .failed, .cancelled: false
+        }
+    }
+
     var name: String {
         switch self {
         case .possible: "possible"

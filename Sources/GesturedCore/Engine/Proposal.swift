@@ -6,8 +6,8 @@ public enum Proposal: Hashable, Sendable {
     /// Nothing to report.
     case none
     /// The touches are not this gesture (`possible → failed`), or, once begun, the gesture cannot
-    /// go on (`→ cancelled`).
-    case fail
+    /// go on (`→ cancelled`); the reason is for `--trace` only (plain values: no allocation).
+    case fail(FailReason)
     /// A discrete gesture is complete (`possible → ended`).
     case recognize(GestureSample)
     /// A continuous gesture starts (`possible → began`).
@@ -18,4 +18,84 @@ public enum Proposal: Hashable, Sendable {
     case end(GestureSample)
     /// A continuous gesture's touches were cancelled (`began/changed → cancelled`).
     case cancel
+}
+
+/// Why a recognizer fails: what `--trace` prints after the transition (`FailReason.text`).
+/// Plain values, so proposing a failure allocates nothing; the text is built only when traced.
+public enum FailReason: Hashable, Sendable {
+    /// A touch moved `distance` points from where it went down; `limit` (`parameter`) allows less.
+    case moved(distance: Double, limit: Double, parameter: MovementLimit)
+    /// `count` touches down at once; at most `limit` allowed.
+    case tooManyTouches(count: Int, limit: Int)
+    /// A tap or press ended with `count` touches at most; `required` needed.
+    case tooFewTouches(count: Int, required: Int)
+    /// No next tap within `maximumTapInterval` after tap `completed`.
+    case noNextTap(completed: Int, interval: Interval)
+    /// The next tap went down `distance` points from the first; `maximumTapDistance` allows less.
+    case nextTapTooFar(distance: Double, limit: Double)
+    /// A tap (of a multi-tap long press) was held for `minimumPressDuration`.
+    case tapHeldTooLong(duration: Interval)
+    /// The press lifted after `held`, before `minimumPressDuration`.
+    case liftedEarly(held: Interval, required: Interval)
+    /// The touches lifted before moving `slop` (in `unit`: pan and screen-edge pan in points,
+    /// pinch in points of span, rotation in radians).
+    case liftedBeforeMovement(slop: Double, unit: SlopUnit = .points)
+    /// A swipe's touch lifted before reaching `minimumDistance` at `minimumVelocity`.
+    case liftedBeforeSwipe(minimumDistance: Double, minimumVelocity: Double)
+    /// A swipe took `maximumDuration` without meeting its criteria.
+    case tooSlow(limit: Interval)
+    /// A swipe moved `direction`, not one of its directions, or off the axis by more than the
+    /// tolerance (`offAxis` radians, `tolerance` allowed).
+    case wrongDirection(direction: SwipeDirection, offAxis: Double, tolerance: Double)
+    /// A screen-edge pan's touch began farther than `edgeZoneWidth` from its edges.
+    case notAtEdge(zone: Double)
+    /// A screen-edge pan's touch moved `slop` points but not away from its edge.
+    case notAwayFromEdge(slop: Double)
+    /// A second touch went down where one was expected.
+    case secondTouch
+    /// The system cancelled a touch.
+    case touchCancelled
+
+    /// The words `--trace` prints, e.g. `touch lifted before 10 pt of movement`.
+    public var text: String {
+        switch self {
+        case .moved(let distance, let limit, let parameter):
+            "moved \(Self.number(distance)) pt > \(parameter.rawValue) \(Self.number(limit)) pt"
+        case .tooManyTouches(let count, let limit): "\(count) touches down > \(limit) allowed"
+        case .tooFewTouches(let count, let required): "\(count) touch\(count == 1 ? "" : "es") < \(required) required"
+        case .noNextTap(let completed, let interval):
+            "no tap \(completed + 1) within maximumTapInterval \(Self.number(interval.seconds)) s"
+        case .nextTapTooFar(let distance, let limit):
+            "next tap \(Self.number(distance)) pt away > maximumTapDistance \(Self.number(limit)) pt"
+        case .tapHeldTooLong(let duration):
+            "a tap held for minimumPressDuration \(Self.number(duration.seconds)) s before the taps were done"
+        case .liftedEarly(let held, let required):
+            "lifted after \(Self.number(held.seconds)) s < minimumPressDuration \(Self.number(required.seconds)) s"
+        case .liftedBeforeMovement(let slop, let unit): "touch lifted before \(Self.number(slop)) \(unit.rawValue)"
+        case .liftedBeforeSwipe(let distance, let velocity):
+            "touch lifted before \(Self.number(distance)) pt at \(Self.number(velocity)) pt/s"
+        case .tooSlow(let limit): "not swiped within maximumDuration \(Self.number(limit.seconds)) s"
+        case .wrongDirection(let direction, let offAxis, let tolerance):
+            offAxis > tolerance
+                ? "\(Self.number(offAxis)) rad off the \(direction.rawValue) axis > angleTolerance \(Self.number(tolerance)) rad"
+                : "swiped \(direction.rawValue), not one of its directions"
+        case .notAtEdge(let zone): "touch began more than edgeZoneWidth \(Self.number(zone)) pt from its edges"
+        case .notAwayFromEdge(let slop): "moved \(Self.number(slop)) pt, but not away from its edge"
+        case .secondTouch: "a second touch went down"
+        case .touchCancelled: "a touch was cancelled"
+        }
+    }
+
+    /// The parameter a movement exceeded.
+    public enum MovementLimit: String, Hashable, Sendable { case movementSlop, allowableMovement }
+    /// The unit of a slop.
+    public enum SlopUnit: String, Hashable, Sendable { case points = "pt of movement", spanPoints = "pt of change in span", radians = "rad of turn" }
+
+    /// At most two decimals (or `decimals`), trailing zeros dropped: `0.5`, `10`, `14.14`.
+    static func number(_ value: Double, decimals: Int = 2) -> String {
+        var text = LineEncoder.fixed(value, decimals: decimals)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
 }

@@ -219,6 +219,22 @@ public struct GesturePipeline: Sendable {
         return earliest
     }
 
+    /// Whether the engine traces its transitions with reasons (`--trace`); read them with
+    /// `drainTrace()` after each call.
+    /// Every screen's engine traces or none does.
+    public var tracesTransitions: Bool {
+        get { screens[0].engine.tracesTransitions }
+        set { for screen in screens.indices { screens[screen].engine.tracesTransitions = newValue } }
+    }
+
+    /// The trace lines since the last call (empty unless `tracesTransitions`), screen by screen.
+    public mutating func drainTrace() -> [String] {
+        if screens.count == 1 { return screens[0].engine.trace.isEmpty ? [] : screens[0].engine.drainTrace() }
+        var trace: [String] = []
+        for screen in screens.indices where !screens[screen].engine.trace.isEmpty { trace += screens[screen].engine.drainTrace() }
+        return trace
+    }
+
     /// When `advance(to:into:)` next has work, if ever.
     public var nextDeadline: Instant? { screens.count == 1 ? screens[0].engine.nextDeadline : earliestDeadline()?.1 }
 
@@ -251,8 +267,11 @@ public struct GesturePipeline: Sendable {
         let sizes = sizes ?? specs.map { spec in
             spec.size ?? screens.first { $0.id == spec.id }?.size ?? screens[0].size
         }
-        let fresh = try Self.build(configuration, sizes: sizes)
+        var fresh = try Self.build(configuration, sizes: sizes)
         cancelAll(now: now, into: &output)
+        let tracing = tracesTransitions, trace = takeTrace()
+        for screen in fresh.indices { fresh[screen].engine.tracesTransitions = tracing }
+        fresh[0].engine.trace = trace
         screens = fresh
         reserveEventCapacity()
     }

@@ -13,16 +13,19 @@ public struct Replay: Sendable {
         public var touches = false
         /// Also print failed states.
         public var failed = false
-        public init(format: LineFormat = .text, touches: Bool = false, failed: Bool = false) {
-            self.format = format; self.touches = touches; self.failed = failed
+        /// Trace every arbiter transition with its reason (`replay --trace`).
+        public var trace = false
+        public init(format: LineFormat = .text, touches: Bool = false, failed: Bool = false, trace: Bool = false) {
+            self.format = format; self.touches = touches; self.failed = failed; self.trace = trace
         }
     }
 
     /// Replays `events` of one device through a pipeline built from `configuration`, calling
     /// `emit` with each line (newline-terminated), in order.
     public static func run(device: DeviceDescription, events: [RawEvent], configuration: Configuration,
-                           options: Options = Options(), emit: (String) -> Void) throws(ReplayError) {
-        try run(device: device, events: events, configuration: configuration, options: options) { bytes in
+                           options: Options = Options(), emit: (String) -> Void,
+                           traced: (String) -> Void = { _ in }) throws(ReplayError) {
+        try run(device: device, events: events, configuration: configuration, options: options, traced: traced) { bytes in
             var start = bytes.startIndex
             for i in bytes.indices where bytes[i] == UInt8(ascii: "\n") {
                 emit(String(decoding: bytes[start...i], as: UTF8.self))
@@ -35,9 +38,11 @@ public struct Replay: Sendable {
     /// Replays as `run(device:events:configuration:options:emit:)` does, but encodes the lines
     /// into one reused byte buffer and hands it to `write` after each event, which drains it
     /// (or lets it grow; `gestured replay` writes it out 64 KiB at a time). No `String` per line.
+    /// With `options.trace`, `traced` gets each trace line, before the lines of the same event.
     public static func run(device: DeviceDescription, events: [RawEvent], configuration: Configuration,
-                           options: Options = Options(), write: (inout [UInt8]) -> Void) throws(ReplayError) {
-        try run(recordings: [(device, events)], configuration: configuration, options: options, write: write)
+                           options: Options = Options(), traced: (String) -> Void = { _ in },
+                           write: (inout [UInt8]) -> Void) throws(ReplayError) {
+        try run(recordings: [(device, events)], configuration: configuration, options: options, traced: traced, write: write)
     }
 
     /// Replays several recordings, one device each, interleaved by time: frame by frame (a
@@ -45,11 +50,53 @@ public struct Replay: Sendable {
     /// of `recordings`. Each device feeds the screen the configuration assigns it; a screen
     /// without a size takes its first device's, as in the daemon.
     public static func run(recordings: [(device: DeviceDescription, events: [RawEvent])], configuration: Configuration,
-                           options: Options = Options(), write: (inout [UInt8]) -> Void) throws(ReplayError) {
-        // No udev here: the device's kind follows from INPUT_PROP_DIRECT, as udev's rules would say.
-        func properties(_ device: DeviceDescription) -> [String: String] {
-            [device.isDirect ? "ID_INPUT_TOUCHSCREEN" : "ID_INPUT_TOUCHPAD": "1"]
+                           options: Options = Options(), traced: (String) -> Void = { _ in },
+                           write: (inout [UInt8]) -> Void) throws(ReplayError) {
+        var seq: UInt64 = 0
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1 << 16)
+        try drive(recordings: recordings, configuration: configuration, touches: options.touches,
+                  trace: options.trace, traced: traced) { output in
+            for o in output {
+                switch o {
+                case .touch where !options.touches: continue
+                case .gesture(let g) where g.state == .failed && !options.failed: continue
+                case .touch, .gesture: break
+                }
+                seq += 1
+                LineEncoder.output(o, seq: seq, format: options.format, into: &bytes)
+            }
+            if !bytes.isEmpty { write(&bytes) }
         }
+    }
+
+    /// Every output of the replay (touches and gestures, failed ones included), in order: what
+    /// `gestured draw` pictures.
+    public static func outputs(device: DeviceDescription, events: [RawEvent],
+                               configuration: Configuration) throws(ReplayError) -> [GesturePipeline.Output] {
+        var all: [GesturePipeline.Output] = []
+        try drive(recordings: [(device, events)], configuration: configuration, touches: true, trace: false,
+                  traced: { _ in }) { all += $0 }
+        return all
+    }
+
+    /// No udev here: the device's kind follows from INPUT_PROP_DIRECT, as udev's rules would say.
+    private static func properties(_ device: DeviceDescription) -> [String: String] {
+        [device.isDirect ? "ID_INPUT_TOUCHSCREEN" : "ID_INPUT_TOUCHPAD": "1"]
+    }
+
+    /// The device rule that applies to the replayed device, and the screen it maps onto (the
+    /// first screen's, in the `screens` form: `gestured draw` pictures one screen).
+    public static func setting(of device: DeviceDescription, in configuration: Configuration) -> (rule: DeviceRule?, screen: Size) {
+        let rule = configuration.devices.first { $0.matches(device, properties: properties(device)) }
+        return (rule, GesturePipeline.screen(configuration: configuration, firstDevice: device, rotation: rule?.rotation ?? .none))
+    }
+
+    /// Runs the pipeline over the recordings and hands `body` the outputs of each event (then of
+    /// each deadline after the last), emptying them after each call.
+    private static func drive(recordings: [(device: DeviceDescription, events: [RawEvent])], configuration: Configuration,
+                              touches: Bool, trace: Bool, traced: (String) -> Void,
+                              body: (inout [GesturePipeline.Output]) -> Void) throws(ReplayError) {
         var placed: [(rule: DeviceRule?, screen: Int)] = []
         for (device, _) in recordings {
             let rule = configuration.devices.first { $0.matches(device, properties: properties(device)) }
@@ -67,29 +114,19 @@ public struct Replay: Sendable {
         do { pipeline = try GesturePipeline(configuration: configuration, sizes: sizes) } catch {
             throw .configuration(error)
         }
-        pipeline.reportsTouches = options.touches
+        pipeline.reportsTouches = touches
+        pipeline.tracesTransitions = trace
         var ids: [GesturePipeline.DeviceID] = []
         for (k, (device, _)) in recordings.enumerated() {
             do { ids.append(try pipeline.addDevice(device, rule: placed[k].rule, screen: placed[k].screen)) } catch {
                 throw .device(error)
             }
         }
-        var seq: UInt64 = 0
         var output: [GesturePipeline.Output] = []
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(1 << 16)
         func flush() {
-            for o in output {
-                switch o {
-                case .touch where !options.touches: continue
-                case .gesture(let g) where g.state == .failed && !options.failed: continue
-                case .touch, .gesture: break
-                }
-                seq += 1
-                LineEncoder.output(o, seq: seq, format: options.format, into: &bytes)
-            }
+            if trace { for line in pipeline.drainTrace() { traced(line) } }
+            body(&output)
             output.removeAll(keepingCapacity: true)
-            if !bytes.isEmpty { write(&bytes) }
         }
         /// The end of recording `k`: its device goes away at its last event's time.
         func end(_ k: Int) {

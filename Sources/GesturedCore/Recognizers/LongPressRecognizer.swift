@@ -55,10 +55,14 @@ public struct LongPressRecognizer: Sendable {
         case .pressing(let taps, let start?, _) where taps == parameters.numberOfTapsRequired:
             state = .running(start: start)
             return .begin(sample(start: start, now: now))
-        case .pressing, .betweenTaps:
-            // A tap held for the press duration (too few taps), or no next tap in time.
+        case .pressing(let taps, _, _):
+            // A tap held for the press duration (too few taps).
             state = .finished
-            return .fail
+            return .fail(taps < parameters.numberOfTapsRequired ? .tapHeldTooLong(duration: parameters.minimumPressDuration)
+                                                                 : .noNextTap(completed: taps, interval: parameters.maximumTapInterval))
+        case .betweenTaps(let taps, _):
+            state = .finished
+            return .fail(.noNextTap(completed: taps, interval: parameters.maximumTapInterval))
         case .idle, .running, .finished:
             return .none
         }
@@ -94,23 +98,29 @@ public struct LongPressRecognizer: Sendable {
             return .none
         case (.pressing(let taps, let start, let mostDown), .began):
             touches.add(update.id, at: update.location)
-            guard touches.count <= parameters.numberOfTouchesRequired else { return .fail }
+            guard touches.count <= parameters.numberOfTouchesRequired else {
+                return .fail(.tooManyTouches(count: touches.count, limit: parameters.numberOfTouchesRequired))
+            }
             let full = touches.count == parameters.numberOfTouchesRequired
             state = .pressing(taps: taps, start: start ?? (full ? now : nil), mostDown: max(mostDown, touches.count))
         case (.pressing, .moved):
             guard touches.move(update.id, to: update.location) != nil else { return .none }
-            if movedTooFar(update.id) { return .fail }
-        case (.pressing(let taps, _, let mostDown), .ended):
+            if let failure = movedTooFar(update.id) { return failure }
+        case (.pressing(let taps, let start, let mostDown), .ended):
             guard touches.move(update.id, to: update.location) != nil else { return .none }
-            if movedTooFar(update.id) { return .fail }
+            if let failure = movedTooFar(update.id) { return failure }
             // The press itself lifted before its duration.
-            guard taps < parameters.numberOfTapsRequired else { return .fail }
+            guard taps < parameters.numberOfTapsRequired else {
+                return .fail(.liftedEarly(held: start.map { now - $0 } ?? .zero, required: parameters.minimumPressDuration))
+            }
             touches.remove(update.id)
             guard touches.isEmpty else { return .none }
-            guard mostDown == parameters.numberOfTouchesRequired else { return .fail }
+            guard mostDown == parameters.numberOfTouchesRequired else {
+                return .fail(.tooFewTouches(count: mostDown, required: parameters.numberOfTouchesRequired))
+            }
             state = .betweenTaps(taps: taps + 1, deadline: now + parameters.maximumTapInterval)
         case (.pressing, .cancelled):
-            if touches.contains(update.id) { return .fail }
+            if touches.contains(update.id) { return .fail(.touchCancelled) }
         case (.running, .began):
             // Extra touches after began are ignored.
             return .none
@@ -132,9 +142,11 @@ public struct LongPressRecognizer: Sendable {
         state = .pressing(taps: taps, start: full ? now : nil, mostDown: 1)
     }
 
-    private func movedTooFar(_ id: TouchID) -> Bool {
-        guard let m = touches.member(id) else { return false }
-        return (m.location - m.down).length > parameters.allowableMovement
+    private func movedTooFar(_ id: TouchID) -> Proposal? {
+        guard let m = touches.member(id) else { return nil }
+        let distance = (m.location - m.down).length
+        guard distance > parameters.allowableMovement else { return nil }
+        return .fail(.moved(distance: distance, limit: parameters.allowableMovement, parameter: .allowableMovement))
     }
 
     private func sample(start: Instant, now: Instant) -> GestureSample {

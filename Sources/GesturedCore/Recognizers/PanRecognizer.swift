@@ -89,15 +89,17 @@ public struct PanRecognizer: Sendable {
             return .none
         case (.tracking, .began):
             touches.add(update.id, at: update.location)
-            if let maximum = parameters.maximumNumberOfTouches, touches.count > maximum { return .fail }
+            if let maximum = parameters.maximumNumberOfTouches, touches.count > maximum {
+                return .fail(.tooManyTouches(count: touches.count, limit: maximum))
+            }
         case (.tracking, .moved):
             touches.move(update.id, to: update.location)
         case (.tracking, .ended):
             touches.move(update.id, to: update.location)
             touches.remove(update.id)
-            if touches.isEmpty { return .fail }
+            if touches.isEmpty { return .fail(.liftedBeforeMovement(slop: parameters.slop)) }
         case (.tracking, .cancelled):
-            if touches.contains(update.id) { return .fail }
+            if touches.contains(update.id) { return .fail(.touchCancelled) }
         case (.running, .began):
             // Beyond the maximum, a finger is ignored; within it, it joins without a jump.
             guard parameters.maximumNumberOfTouches.map({ touches.count < $0 }) ?? true else { return .none }

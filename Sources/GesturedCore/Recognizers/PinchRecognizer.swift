@@ -24,6 +24,7 @@ public struct PinchRecognizer: Sendable {
     /// The pair's span over its reference span, read from the pair when asked (a square root
     /// per frame, not per touch move).
     struct Scale: PairMeasure {
+        static let slopUnit = FailReason.SlopUnit.spanPoints
         /// The span at which the scale is 1 (re-based when the pair changes).
         private var reference = 0.0
 

@@ -29,13 +29,13 @@ struct RecognizerSet: Sendable {
         case screenEdgePan(Int)
     }
 
-    private var taps: [TapRecognizer] = []
-    private var swipes: [SwipeRecognizer] = []
-    private var pans: [PanRecognizer] = []
-    private var longPresses: [LongPressRecognizer] = []
-    private var rotations: [RotationRecognizer] = []
-    private var pinches: [PinchRecognizer] = []
-    private var screenEdgePans: [ScreenEdgePanRecognizer] = []
+    private(set) var taps: [TapRecognizer] = []
+    private(set) var swipes: [SwipeRecognizer] = []
+    private(set) var pans: [PanRecognizer] = []
+    private(set) var longPresses: [LongPressRecognizer] = []
+    private(set) var rotations: [RotationRecognizer] = []
+    private(set) var pinches: [PinchRecognizer] = []
+    private(set) var screenEdgePans: [ScreenEdgePanRecognizer] = []
 
     /// Adds a recognizer of `kind`.
     ///

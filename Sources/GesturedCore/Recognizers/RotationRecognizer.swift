@@ -25,6 +25,7 @@ public struct RotationRecognizer: Sendable {
 
     /// The unwrapped turn of the pair's line since the pair formed.
     struct Turn: PairMeasure {
+        static let slopUnit = FailReason.SlopUnit.radians
         private var rotation = 0.0
         /// The pair's angle when `rotation` was last updated.
         private var lastAngle = 0.0

@@ -75,18 +75,22 @@ public struct ScreenEdgePanRecognizer: Sendable {
         case (.finished, _):
             return .none
         case (.idle, .began):
-            guard ScreenEdge.allCases.contains(where: { isNear($0, update.location) }) else { return .fail }
+            guard ScreenEdge.allCases.contains(where: { isNear($0, update.location) }) else {
+                return .fail(.notAtEdge(zone: parameters.edgeZoneWidth))
+            }
             touches.add(update.id, at: update.location)
             state = .tracking
         case (.idle, .moved), (.idle, .ended), (.idle, .cancelled):
             // A touch that went down before this recognizer was listening.
             return .none
         case (.tracking, .began):
-            return .fail
+            return .fail(.secondTouch)
         case (.tracking, .moved):
             touches.move(update.id, to: update.location)
         case (.tracking, .ended), (.tracking, .cancelled):
-            if touches.contains(update.id) { return .fail }
+            if touches.contains(update.id) {
+                return .fail(update.phase == .cancelled ? .touchCancelled : .liftedBeforeMovement(slop: parameters.slop))
+            }
         case (.running, .began):
             // One touch only: others are ignored.
             return .none
@@ -142,7 +146,7 @@ public struct ScreenEdgePanRecognizer: Sendable {
             state = .running(edge: best.edge)
             return .begin(sample(best.edge))
         }
-        return d.length > parameters.slop && !inCone ? .fail : .none
+        return d.length > parameters.slop && !inCone ? .fail(.notAwayFromEdge(slop: parameters.slop)) : .none
     }
 
     private func sample(_ edge: ScreenEdge) -> GestureSample {

@@ -47,7 +47,7 @@ public struct SwipeRecognizer: Sendable {
     mutating func fire(now: Instant) -> Proposal {
         guard let deadline, now >= deadline else { return .none }
         state = .finished
-        return .fail
+        return .fail(.tooSlow(limit: parameters.maximumDuration))
     }
 
     mutating func handle(_ updates: ArraySlice<TouchUpdate>, now: Instant) -> Proposal {
@@ -76,12 +76,18 @@ public struct SwipeRecognizer: Sendable {
             return .none
         case (.tracking, .began):
             touches.add(update.id, at: update.location)
-            guard touches.count <= parameters.numberOfTouchesRequired else { return .fail }
+            guard touches.count <= parameters.numberOfTouchesRequired else {
+                return .fail(.tooManyTouches(count: touches.count, limit: parameters.numberOfTouchesRequired))
+            }
         case (.tracking, .moved):
             touches.move(update.id, to: update.location)
         case (.tracking, .ended), (.tracking, .cancelled):
             // Lifted before the criteria were met (they are judged on every move).
-            if touches.contains(update.id) { return .fail }
+            if touches.contains(update.id) {
+                return .fail(update.phase == .cancelled ? .touchCancelled
+                             : .liftedBeforeSwipe(minimumDistance: parameters.minimumDistance,
+                                                  minimumVelocity: parameters.minimumVelocity))
+            }
         }
         if touches.count < parameters.numberOfTouchesRequired { touches.restartTranslation() }
         return .none
@@ -103,8 +109,10 @@ public struct SwipeRecognizer: Sendable {
             direction = d.dy > 0 ? .down : .up
             along = d.dy.magnitude; across = d.dx.magnitude
         }
-        guard Angle.atan2(across, along) <= parameters.angleTolerance,
-              parameters.direction.contains(direction) else { return .fail }
+        let offAxis = Angle.atan2(across, along)
+        guard offAxis <= parameters.angleTolerance, parameters.direction.contains(direction) else {
+            return .fail(.wrongDirection(direction: direction, offAxis: offAxis, tolerance: parameters.angleTolerance))
+        }
         return .recognize(GestureSample(touches: touches.count, location: touches.centroid,
                                         values: .swipe(direction: direction)))
     }

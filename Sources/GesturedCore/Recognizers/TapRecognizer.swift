@@ -42,9 +42,9 @@ public struct TapRecognizer: Sendable {
     mutating func reset() { state = .idle; fingers.removeAll(keepingCapacity: true) }
 
     mutating func fire(now: Instant) -> Proposal {
-        guard case .waiting(_, _, let deadline) = state, now >= deadline else { return .none }
+        guard case .waiting(let completed, _, let deadline) = state, now >= deadline else { return .none }
         state = .finished
-        return .fail
+        return .fail(.noNextTap(completed: completed, interval: parameters.maximumTapInterval))
     }
 
     mutating func handle(_ updates: ArraySlice<TouchUpdate>, now: Instant) -> Proposal {
@@ -65,7 +65,10 @@ public struct TapRecognizer: Sendable {
             startTap(with: update)
             state = .tapping(completed: 0, mostDown: 1, first: nil)
         case (.waiting(let completed, let first, _), .began):
-            guard (update.location - first).length <= parameters.maximumTapDistance else { return .fail }
+            let distance = (update.location - first).length
+            guard distance <= parameters.maximumTapDistance else {
+                return .fail(.nextTapTooFar(distance: distance, limit: parameters.maximumTapDistance))
+            }
             startTap(with: update)
             state = .tapping(completed: completed, mostDown: 1, first: first)
         case (.idle, .moved), (.idle, .ended), (.idle, .cancelled),
@@ -75,21 +78,25 @@ public struct TapRecognizer: Sendable {
         case (.tapping(let completed, let mostDown, let first), .began):
             fingers.append(finger(update))
             let down = fingers.count { $0.isDown }
-            guard down <= parameters.numberOfTouchesRequired else { return .fail }
+            guard down <= parameters.numberOfTouchesRequired else {
+                return .fail(.tooManyTouches(count: down, limit: parameters.numberOfTouchesRequired))
+            }
             state = .tapping(completed: completed, mostDown: max(mostDown, down), first: first)
         case (.tapping, .moved):
             guard let i = fingers.firstIndex(where: { $0.id == update.id }) else { return .none }
-            guard (update.location - fingers[i].start).length <= parameters.movementSlop else { return .fail }
+            if let failure = movedTooFar(fingers[i], to: update.location) { return failure }
             fingers[i].last = update.location
         case (.tapping, .cancelled):
-            return .fail
+            return .fail(.touchCancelled)
         case (.tapping(let completed, let mostDown, let first), .ended):
             guard let i = fingers.firstIndex(where: { $0.id == update.id }) else { return .none }
-            guard (update.location - fingers[i].start).length <= parameters.movementSlop else { return .fail }
+            if let failure = movedTooFar(fingers[i], to: update.location) { return failure }
             fingers[i].last = update.location
             fingers[i].isDown = false
             guard !fingers.contains(where: \.isDown) else { return .none }
-            guard mostDown == parameters.numberOfTouchesRequired else { return .fail }
+            guard mostDown == parameters.numberOfTouchesRequired else {
+                return .fail(.tooFewTouches(count: mostDown, required: parameters.numberOfTouchesRequired))
+            }
             let location = Self.centroid(fingers)
             let taps = completed + 1
             if taps == parameters.numberOfTapsRequired {
@@ -100,6 +107,12 @@ public struct TapRecognizer: Sendable {
                              deadline: now + parameters.maximumTapInterval)
         }
         return .none
+    }
+
+    private func movedTooFar(_ finger: Finger, to location: Point) -> Proposal? {
+        let distance = (location - finger.start).length
+        guard distance > parameters.movementSlop else { return nil }
+        return .fail(.moved(distance: distance, limit: parameters.movementSlop, parameter: .movementSlop))
     }
 
     private mutating func startTap(with update: TouchUpdate) {

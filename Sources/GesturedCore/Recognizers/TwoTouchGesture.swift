@@ -91,9 +91,9 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable {
         case (.tracking, .ended):
             move(update)
             removeRebasing(update.id)
-            if touches.isEmpty { return .fail }
+            if touches.isEmpty { return .fail(.liftedBeforeMovement(slop: slop, unit: Measure.slopUnit)) }
         case (.tracking, .cancelled):
-            if touches.contains(update.id) { return .fail }
+            if touches.contains(update.id) { return .fail(.touchCancelled) }
         case (.running, .began):
             // Carried along: the pair is unchanged, only `touches` changes.
             touches.add(update.id, at: update.location)
@@ -134,6 +134,8 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable {
 
 /// What a two-touch gesture reads from its pair.
 protocol PairMeasure: Sendable {
+    /// The unit of the slop, for `--trace`.
+    static var slopUnit: FailReason.SlopUnit { get }
     /// At rest: before any pair has formed.
     init()
     /// A pair has formed: it is the reference (the value's rest).

@@ -131,7 +131,7 @@ public struct ViewTree: Sendable {
     ///
     /// Reads the node's fields in place: copying a `Node` (strings, arrays, the shape) for every
     /// view visited cost a retain and a release per reference, per view, per touch-down.
-    private func hitTest(_ view: Index, _ point: Point) -> Index? {
+    func hitTest(_ view: Index, _ point: Point) -> Index? {
         guard !nodes[view].isHidden, nodes[view].isUserInteractionEnabled,
               nodes[view].alpha >= Self.minimumHitTestAlpha, pointInside(view, point) else { return nil }
         if let grid = nodes[view].childGrid, let cell = grid.cell(of: point) {
@@ -150,7 +150,7 @@ public struct ViewTree: Sendable {
     }
 
     /// UIKit's `point(inside:with:)`: the bounds with the hit-test insets applied, or the shape.
-    private func pointInside(_ view: Index, _ point: Point) -> Bool {
+    func pointInside(_ view: Index, _ point: Point) -> Bool {
         switch nodes[view].hitShape {
         case .circle(let center, let radius)?:
             return (point - center).length <= radius

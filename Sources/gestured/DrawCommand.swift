@@ -1,0 +1,41 @@
+import GesturedCore
+import GesturedIO
+import Glibc
+
+/// `gestured draw`: the region map (and a recording's touches and gestures) as SVG or HTML.
+enum DrawCommand {
+    static func run(config: String?, layout: String?, background: String?, recording: String?,
+                    description: String?, output: String) throws(CommandFailure) {
+        var configuration = try loadConfiguration(config, layout: layout)
+        var picture: RecordingPicture?
+        if let recording {
+            let (device, events) = try ReplayCommand.load(recording: recording, description: description)
+            // Without `screen`, the replay maps the device onto the size it implies: draw that.
+            if configuration.screen == nil { configuration.screen = Replay.setting(of: device, in: configuration).screen }
+            do { picture = RecordingPicture(try Replay.outputs(device: device, events: events, configuration: configuration)) } catch {
+                throw CommandFailure(ExitStatus.failure, "\(recording): \(error)")
+            }
+        }
+        let tree = ViewTree(views: configuration.views, screen: configuration.screen ?? DeviceGeometry.fallbackScreen)
+        let map = RegionMapSVG(tree: tree, recording: picture, background: try background.map(dataURL))
+        let text = output.hasSuffix(".html")
+            ? RegionMapHTML.page(map, title: "gestured: \(config ?? "default configuration")" + (recording.map { ", \($0)" } ?? ""))
+            : map.svg()
+        do { try writeFile(path: output, bytes: Array(text.utf8)) } catch {
+            throw CommandFailure(ExitStatus.failure, "\(error)")
+        }
+    }
+
+    /// The image as a `data:` URL, so the drawing stands alone.
+    private static func dataURL(_ path: String) throws(CommandFailure) -> String {
+        let types = ["png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
+                     "webp": "image/webp", "svg": "image/svg+xml"]
+        let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        guard let type = types[ext] else {
+            throw CommandFailure(ExitStatus.usage, "--background: \(path): not a PNG, JPEG, GIF, WebP or SVG file name")
+        }
+        do { return "data:\(type);base64," + Base64.encode(try readFile(path: path)) } catch {
+            throw CommandFailure(ExitStatus.failure, "\(error)")
+        }
+    }
+}
