@@ -116,19 +116,28 @@ private func add(_ bed: UnsafeMutablePointer<UMockdevTestbed>, _ description: Ev
         defer { if error != nil { g_error_free(error) } }
         return "error \(what): " + (error.map { String(cString: $0.pointee.message) } ?? "failed")
     }
-    guard umockdev_testbed_add_from_string(bed, files.umockdev, &error) != 0 else { return failure("add_from_string") }
     let ioctl: String
     do { ioctl = try directory.write("\(node).ioctl", files.ioctl) } catch { return "error \(error)" }
+    // Adding a device from text sends udev's `add` uevent for it at once, and the daemon opens
+    // the node when it sees it. So, in this order: the parent `inputN` (its `name`), the ioctl
+    // emulation, and only then the node. Otherwise, seen under load: a program opening the node
+    // between the ioctl socket's bind and its listen is killed by libumockdev-preload ("Failed
+    // to connect to ioctl socket", exit(1)); one opening it before the socket exists reads an
+    // unemulated node; one opening it before its parent exists reads no name.
+    let blocks = files.umockdev.split(separator: "\n\n", omittingEmptySubsequences: true)
+    guard blocks.count == 2, blocks[0].hasPrefix("P: /devices/virtual/input/input"), blocks[1].hasPrefix("P: ") else {
+        return "error unexpected umockdev description for \(node)"
+    }
+    guard umockdev_testbed_add_from_string(bed, String(blocks[1]) + "\n", &error) != 0 else { return failure("add_from_string (parent)") }
     guard umockdev_testbed_load_ioctl(bed, devnode, ioctl, &error) != 0 else { return failure("load_ioctl") }
-    // umockdev binds and listens on the node's ioctl socket from another thread. A program that
-    // opens the node before it listens is killed by libumockdev-preload ("Failed to connect to
-    // ioctl socket", exit(1)), so announce the device only once the socket accepts.
+    // umockdev accepts on the node's ioctl socket from another thread: wait until it does.
     guard let root = umockdev_testbed_get_root_dir(bed) else { return "error no testbed root" }
     let socketPath = String(cString: root) + "/ioctl" + devnode
     g_free(root)
     guard waitUntilListening(socketPath, deadline: MonotonicClock.now() + .milliseconds(10_000)) else {
         return "error the ioctl socket \(socketPath) never accepted a connection"
     }
+    guard umockdev_testbed_add_from_string(bed, String(blocks[0]) + "\n", &error) != 0 else { return failure("add_from_string") }
     if let events {
         guard umockdev_testbed_load_evemu_events(bed, devnode, events, &error) != 0 else { return failure("load_evemu_events") }
     }
