@@ -20,6 +20,8 @@ public final class EvdevDevice {
     public let path: String
     public let descriptor: FileDescriptor
     private var device: OpaquePointer?
+    /// Where `read(into:)` reads: 256 events (6 KiB), more than ten fingers' frames.
+    private var buffer = [input_event](repeating: input_event(), count: 256)
 
     /// Opens `path` non-blocking and lets libevdev read the device's capabilities and state.
     public init(path: String) throws(SystemError) {
@@ -78,39 +80,61 @@ public final class EvdevDevice {
                                                       UInt32(EventCode.ABS_RESERVED)) != 0)
     }
 
-    /// Appends every pending event to `events`, resynchronizing after `SYN_DROPPED`.
+    /// Appends the pending events to `events` with one `read(2)` into a preallocated buffer,
+    /// resynchronizing through libevdev after `SYN_DROPPED`.
     ///
-    /// Reads until libevdev reports `EAGAIN`: libevdev buffers events read from the node, so
-    /// stopping early could leave events that no later readiness notification announces.
+    /// One read per call: a read shorter than the buffer means the kernel's queue is empty, and
+    /// when it fills the buffer the level-triggered epoll set reports the node again. libevdev
+    /// keeps doing what it is good at (capabilities, slot state, the resync): each EV_ABS and
+    /// EV_KEY event read is applied to its state (a function call, no system call), so that
+    /// after a `SYN_DROPPED` the events it synthesizes are the difference between what this
+    /// reader last delivered and the kernel's state, as if libevdev had read everything itself.
     public func read(into events: inout [RawEvent]) throws(SystemError) -> ReadStatus {
         guard let device else { return .gone }
-        var status = ReadStatus.drained
-        var event = input_event()
-        var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        let stride = MemoryLayout<input_event>.stride
+        var count = 0
         while true {
-            let result = libevdev_next_event(device, flags, &event)
-            switch result {
-            case Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue):
-                events.append(Self.rawEvent(event))
-            case Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue):
-                // The first SYNC result is the SYN_DROPPED event; the following ones (read with
-                // the SYNC flag) are the synthesized state.
-                events.append(Self.rawEvent(event))
-                status = .resynced
-                flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
-            case -EAGAIN:
-                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
-                    flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue  // sync done; read what came after
-                    continue
-                }
-                return status
-            case -EINTR:
-                continue
-            case -ENODEV:
-                return .gone
-            default:
-                throw SystemError(operation: "libevdev_next_event", path: path, errno: Errno(rawValue: -result))
+            count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor.rawValue, $0.baseAddress, $0.count) }
+            if count >= 0 { break }
+            switch Errno.current.rawValue {
+            case EINTR: continue
+            case EAGAIN: return .drained
+            case ENODEV: return .gone
+            default: throw SystemError(operation: "read", path: path, errno: .current)
             }
+        }
+        for index in 0..<(count / stride) {
+            let event = buffer[index]
+            if event.type == UInt16(EventCode.EV_SYN) && event.code == UInt16(EventCode.SYN_DROPPED) {
+                events.append(Self.rawEvent(event))
+                // Everything after the drop in this buffer is older than the state the resync
+                // reads from the kernel (and libevdev drains the kernel's queue): drop it.
+                return try resync(device, into: &events)
+            }
+            if event.type == UInt16(EventCode.EV_ABS) || event.type == UInt16(EventCode.EV_KEY) {
+                _ = libevdev_set_event_value(device, UInt32(event.type), UInt32(event.code), event.value)
+            }
+            events.append(Self.rawEvent(event))
+        }
+        return .drained
+    }
+
+    /// The events libevdev synthesizes to bring its state (what was delivered) up to the
+    /// kernel's, ending with `SYN_REPORT`.
+    private func resync(_ device: OpaquePointer, into events: inout [RawEvent]) throws(SystemError) -> ReadStatus {
+        var event = input_event()
+        var result = libevdev_next_event(device, LIBEVDEV_READ_FLAG_FORCE_SYNC.rawValue, &event)
+        while true {
+            switch result {
+            case Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue), Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue):
+                break
+            case -EAGAIN: return .resynced
+            case -EINTR: break
+            case -ENODEV: return .gone
+            default: throw SystemError(operation: "libevdev_next_event", path: path, errno: Errno(rawValue: -result))
+            }
+            result = libevdev_next_event(device, LIBEVDEV_READ_FLAG_SYNC.rawValue, &event)
+            if result == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) { events.append(Self.rawEvent(event)) }
         }
     }
 

@@ -47,26 +47,39 @@ public enum SocketServerError: Error, CustomStringConvertible, Equatable, Sendab
     }
 }
 
-/// The line protocol's listening socket: accepts clients and queues bytes for each, bounded.
+/// The line protocol's listening socket: accepts clients and queues lines for each, bounded.
 ///
-/// Non-blocking throughout. Writes go straight to the socket while its queue is empty; what the
-/// socket does not take is queued, and the caller asks for `.writable` while `wantsWritable`
-/// is true and calls `flush`. A client whose queue would exceed `maxQueuedBytes` is dropped so
-/// one stalled reader cannot hold the daemon's memory or slow the others. Nothing here logs:
-/// every change comes back as a `ServerEvent`.
+/// Non-blocking throughout. `enqueue` adds a line to a client's queue (`ClientOutputQueue`) and
+/// `flushAll` writes each client's queue with one `send`, so the lines of one loop iteration
+/// cost one system call per client. What the socket does not take stays queued; the caller asks
+/// for `.writable` while `wantsWritable` is true and calls `flush`. Past `softQueuedBytes` a
+/// client's `changed` lines and touch moves are coalesced to the newest; a client whose
+/// unmergeable lines exceed `maxQueuedBytes` is dropped so one stalled reader cannot hold the
+/// daemon's memory or slow the others. Nothing here logs: every change comes back as a
+/// `ServerEvent`.
 public final class UnixSocketServer {
+    /// Writes bytes to a client's socket: the count written, or a negative errno. Injectable
+    /// so tests can count and shape the daemon's writes without `LD_PRELOAD`.
+    public typealias Writer = (FileDescriptor, UnsafeRawBufferPointer) -> Int
+
+    /// One non-blocking `send(2)` without SIGPIPE.
+    public static func socketWriter(_ descriptor: FileDescriptor, _ bytes: UnsafeRawBufferPointer) -> Int {
+        let count = Glibc.send(descriptor.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+        return count >= 0 ? count : -Int(Glibc.errno)
+    }
+
     public let path: String
     public let listenDescriptor: FileDescriptor
     public let maxQueuedBytes: Int
+    /// Past this many queued bytes a client's mergeable lines are coalesced.
+    public let softQueuedBytes: Int
     public let maxClients: Int
+    private let writer: Writer
 
     private final class Client {
         let descriptor: FileDescriptor
-        var queue: [UInt8] = []
-        /// Bytes of `queue` before this index are already sent.
-        var sent = 0
-        init(descriptor: FileDescriptor) { self.descriptor = descriptor }
-        var pending: Int { queue.count - sent }
+        var queue: ClientOutputQueue
+        init(descriptor: FileDescriptor, queue: ClientOutputQueue) { self.descriptor = descriptor; self.queue = queue }
     }
 
     private var clients: [ClientID: Client] = [:]
@@ -83,17 +96,22 @@ public final class UnixSocketServer {
     ///
     /// - Parameters:
     ///   - backlog: `listen(2)` backlog.
-    ///   - maxQueuedBytes: per-client output limit (default 256 KiB).
+    ///   - maxQueuedBytes: per-client limit of unmergeable output (default 256 KiB).
+    ///   - softQueuedBytes: per-client output past which mergeable lines are coalesced
+    ///     (default a quarter of `maxQueuedBytes`).
     ///   - maxClients: connections beyond this are accepted and closed at once.
     ///   - permissions: mode of the socket file (connecting needs write permission), or nil to
     ///     keep what the umask gives. Who may read gestures is the executable's policy: touch
     ///     positions can reveal what is typed on an on-screen keyboard.
     ///   - group: group owner of the socket file (set with `lchown` after `bind`, before
     ///     `listen`, so no client can connect while it is still the creator's), or nil to keep it.
-    public init(path: String, backlog: Int32 = 16, maxQueuedBytes: Int = 256 << 10,
-                maxClients: Int = 64, permissions: mode_t? = nil, group: gid_t? = nil) throws(SocketServerError) {
+    public init(path: String, backlog: Int32 = 16, maxQueuedBytes: Int = 256 << 10, softQueuedBytes: Int? = nil,
+                maxClients: Int = 64, permissions: mode_t? = nil, group: gid_t? = nil,
+                writer: @escaping Writer = UnixSocketServer.socketWriter) throws(SocketServerError) {
         self.path = path
         self.maxQueuedBytes = maxQueuedBytes
+        self.softQueuedBytes = min(softQueuedBytes ?? maxQueuedBytes / 4, maxQueuedBytes)
+        self.writer = writer
         self.maxClients = maxClients
         self.ownsFile = true
         do {
@@ -136,9 +154,12 @@ public final class UnixSocketServer {
     ///     `SocketActivation.validateListeningUnixStream`).
     ///   - path: where it is bound, for messages.
     public init(adopting descriptor: FileDescriptor, path: String, maxQueuedBytes: Int = 256 << 10,
-                maxClients: Int = 64) throws(SocketServerError) {
+                softQueuedBytes: Int? = nil, maxClients: Int = 64,
+                writer: @escaping Writer = UnixSocketServer.socketWriter) throws(SocketServerError) {
         self.path = path
         self.maxQueuedBytes = maxQueuedBytes
+        self.softQueuedBytes = min(softQueuedBytes ?? maxQueuedBytes / 4, maxQueuedBytes)
+        self.writer = writer
         self.maxClients = maxClients
         self.ownsFile = false
         let flags = fcntl(descriptor.rawValue, F_GETFL)
@@ -180,28 +201,30 @@ public final class UnixSocketServer {
             }
             let id = ClientID(rawValue: nextID)
             nextID += 1
-            clients[id] = Client(descriptor: descriptor)
+            clients[id] = Client(descriptor: descriptor,
+                                 queue: ClientOutputQueue(softLimit: softQueuedBytes, hardLimit: maxQueuedBytes))
             return .accepted(id)
         }
     }
 
-    /// Sends `bytes` to one client, queuing what the socket does not take now.
+    /// Queues one line (its bytes, ending with `\n`) for the client, to go out with the next
+    /// `flushAll` or `flush`. Returns `.dropped` when the client had to be disconnected: its
+    /// unmergeable lines overflow `maxQueuedBytes`. Past the soft bound one write is tried at once
+    /// (unless the socket is known full), so a burst from a fast reader is not mistaken for a
+    /// stall.
+    @discardableResult
+    public func enqueue(_ bytes: [UInt8], to id: ClientID, merge: LineMerge = .never) -> ServerEvent? {
+        guard let client = clients[id] else { return nil }
+        if client.queue.pending + bytes.count > softQueuedBytes, !client.queue.isBlocked, let event = flush(id) { return event }
+        guard client.queue.enqueue(bytes, merge: merge) else { return drop(id, .queueOverflow(limit: maxQueuedBytes)) }
+        return nil
+    }
+
+    /// Sends `bytes` to one client now (queuing what the socket does not take).
     /// Returns `.dropped` when the client had to be disconnected.
     @discardableResult
     public func send(_ bytes: [UInt8], to id: ClientID) -> ServerEvent? {
-        guard let client = clients[id] else { return nil }
-        var offset = 0
-        if client.pending == 0 {
-            switch write(bytes[...], to: client) {
-            case .success(let count): offset = count
-            case .failure(let error): return drop(id, .failed(error))
-            }
-        }
-        let rest = bytes.count - offset
-        guard rest > 0 else { return nil }
-        if client.pending + rest > maxQueuedBytes { return drop(id, .queueOverflow(limit: maxQueuedBytes)) }
-        client.queue.append(contentsOf: bytes[offset...])
-        return nil
+        enqueue(bytes, to: id) ?? flush(id)
     }
 
     /// Sends `line` followed by `\n`.
@@ -220,30 +243,33 @@ public final class UnixSocketServer {
         broadcast(Array((line + "\n").utf8))
     }
 
-    /// Whether the client has queued output: register `.writable` interest while true.
-    public func wantsWritable(_ id: ClientID) -> Bool { (clients[id]?.pending ?? 0) > 0 }
+    /// Writes each client's queued lines with one write, except for clients whose socket is full
+    /// (they wait for `.writable`). `report` gets each client written to, with `.dropped` when
+    /// it failed, so the caller can update its interest in `.writable`.
+    public func flushAll(_ report: (ClientID, ServerEvent?) -> Void) {
+        flushing.removeAll(keepingCapacity: true)
+        for (id, client) in clients where client.queue.pending > 0 && !client.queue.isBlocked { flushing.append(id) }
+        for id in flushing { report(id, flush(id)) }
+    }
+    private var flushing: [ClientID] = []
+
+    /// Whether the socket did not take all of the client's output: register `.writable`
+    /// interest while true.
+    public func wantsWritable(_ id: ClientID) -> Bool { clients[id].map { $0.queue.isBlocked } ?? false }
 
     /// Number of bytes queued for the client.
-    public func queuedBytes(_ id: ClientID) -> Int { clients[id]?.pending ?? 0 }
+    public func queuedBytes(_ id: ClientID) -> Int { clients[id]?.queue.pending ?? 0 }
 
-    /// Writes as much queued output as the socket takes (call on `.writable`).
+    /// How many of the client's lines were coalesced away (`LineMerge.newest`) so far.
+    public func coalescedLines(_ id: ClientID) -> Int { clients[id]?.queue.coalescedLines ?? 0 }
+
+    /// Writes the client's queued output with one write (call on `.writable`, or to send now).
     @discardableResult
     public func flush(_ id: ClientID) -> ServerEvent? {
-        guard let client = clients[id], client.pending > 0 else { return nil }
-        switch write(client.queue[client.sent...], to: client) {
-        case .success(let count):
-            client.sent += count
-            if client.sent == client.queue.count {
-                client.queue.removeAll(keepingCapacity: true)
-                client.sent = 0
-            } else if client.sent > client.queue.count / 2 {
-                client.queue.removeFirst(client.sent)
-                client.sent = 0
-            }
-            return nil
-        case .failure(let error):
-            return drop(id, .failed(error))
-        }
+        guard let client = clients[id] else { return nil }
+        let descriptor = client.descriptor, writer = self.writer
+        guard let error = client.queue.flush({ writer(descriptor, $0) }) else { return nil }
+        return drop(id, .failed(SystemError(operation: "send", path: path, errno: error)))
     }
 
     /// Reads and discards what the client sent (call on `.readable`, `.hangup` or `.error`);
@@ -298,23 +324,6 @@ public final class UnixSocketServer {
 
     private func drop(_ id: ClientID, _ reason: DropReason) -> ServerEvent? {
         disconnect(id) ? .dropped(id, reason) : nil
-    }
-
-    /// One non-blocking send; `EAGAIN` counts as 0 bytes written.
-    private func write(_ bytes: ArraySlice<UInt8>, to client: Client) -> Result<Int, SystemError> {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                Glibc.send(client.descriptor.rawValue, buffer.baseAddress! + written, buffer.count - written,
-                           Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-            }
-            if count >= 0 { written += count; continue }
-            let error = Errno.current
-            if error == .interrupted { continue }
-            if error == .wouldBlock { break }
-            return .failure(SystemError(operation: "send", path: path, errno: error))
-        }
-        return .success(written)
     }
 
     private static func makeParentDirectory(of path: String) throws(SystemError) {

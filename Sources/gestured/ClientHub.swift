@@ -26,6 +26,9 @@ final class ClientHub {
     /// From a device's events read to their lines written to every client, for `stats`
     /// (ClientHub+Stats.swift); the device hub records it.
     var latency = LatencyHistogram()
+    /// When this wakeup's device reads ended: their lines are written at its end (`flush`),
+    /// where their latency is recorded.
+    private var readStarts: [Instant] = []
 
     var count: Int { server.clientCount }
 
@@ -47,8 +50,9 @@ final class ClientHub {
         let recipients = server.clientIDs
         for item in live.output {
             if case .gesture(let g) = item { Log.debug("\(g.name): \(g.state.rawValue)") }
+            let merge = LineMerge(item)
             let seq = publisher.publish(item, to: recipients, subscription: { clients[$0]?.subscription },
-                                        send: { send($1, to: $0) })
+                                        send: { send($1, to: $0, merge: merge) })
             // GESTURE_SEQ: the line's seq, or the last one sent when nobody received this line.
             if case .gesture(let g) = item { actions.handle(g, seq: seq, now: MonotonicClock.now()) }
         }
@@ -66,8 +70,21 @@ final class ClientHub {
         live.pipeline.reportsTouches = clients.values.contains { $0.subscription.touches }
     }
 
-    private func send(_ bytes: [UInt8], to id: ClientID) {
-        if let event = server.send(bytes, to: id) { report(event) } else { updateInterest(id) }
+    /// Queues a line; every client's lines of one loop iteration go out in one write (`flush`).
+    private func send(_ bytes: [UInt8], to id: ClientID, merge: LineMerge = .never) {
+        if let event = server.enqueue(bytes, to: id, merge: merge) { report(event) }
+    }
+
+    /// A device's events were read at `start`; their lines go out with this wakeup's `flush`.
+    func read(at start: Instant) { readStarts.append(start) }
+
+    /// Writes what this loop iteration queued: one write per client. Called once per wakeup.
+    func flush() {
+        server.flushAll { id, event in if let event { report(event) } else { updateInterest(id) } }
+        guard !readStarts.isEmpty else { return }
+        let now = MonotonicClock.now()
+        for start in readStarts { latency.record(now - start) }
+        readStarts.removeAll(keepingCapacity: true)
     }
 
     private func report(_ event: ServerEvent) {

@@ -176,6 +176,7 @@ final class Daemon {
                 case nil: break
                 }
             }
+            clients.flush()
             supervisor.update(devices: devices.count, clients: clients.count)
         }
     }

@@ -153,7 +153,7 @@ final class DeviceHub {
         live.output.removeAll(keepingCapacity: true)
         for event in events { live.pipeline.handle(event, from: device.id, into: &live.output) }
         clients.publish()
-        clients.latency.record(MonotonicClock.now() - readStart)
+        clients.read(at: readStart)   // its latency is recorded once the lines are written
         DeviceCandidate.logAnomalies(live.pipeline.takeAnomalies(of: device.id), sysname: device.info.sysname)
         switch status {
         case .drained:

@@ -230,3 +230,67 @@ func fileExists(_ path: String) -> Bool {
     }
 }
 
+
+/// The write path of the daemon's client hub, counted through the server's injectable writer.
+@Suite struct UnixSocketServerWriteTests {
+    final class Writes { var byClient: [Int32: Int] = [:] }
+
+    /// A frame's lines (a pan `changed` and three touch moves) queued for three clients go out
+    /// as one `send` per client, and each client reads all four lines in order.
+    @Test func oneSendPerClientForAMultiLineFrame() throws {
+        let directory = try TestEnvironment.TemporaryDirectory()
+        let writes = Writes()
+        let server = try UnixSocketServer(path: directory.path + "/g.sock") { descriptor, bytes in
+            writes.byClient[descriptor.rawValue, default: 0] += 1
+            return UnixSocketServer.socketWriter(descriptor, bytes)
+        }
+        defer { server.close() }
+        let clients = try (0..<3).map { _ in try LineClient(path: server.path, deadline: deadline(milliseconds: 5000)) }
+        let ids = try acceptClients(server, count: 3, by: deadline(milliseconds: 5000))
+        #expect(ids.count == 3)
+        let frame = ["gesture pan changed pan view=root seq=7", "touch moved 1 view=root seq=8",
+                     "touch moved 2 view=root seq=9", "touch moved 3 view=root seq=10"]
+        for id in ids {
+            for (i, line) in frame.enumerated() {
+                let merge: LineMerge = i == 0 ? .newest(.gesture(name: "pan", view: "root")) : .newest(.touch(TouchID(UInt64(i))))
+                #expect(server.enqueue(Array((line + "\n").utf8), to: id, merge: merge) == nil)
+            }
+        }
+        #expect(writes.byClient.isEmpty)   // nothing is written before the flush
+        var flushed: [ClientID] = []
+        server.flushAll { id, event in #expect(event == nil); flushed.append(id) }
+        #expect(flushed.sorted() == ids.sorted())
+        #expect(writes.byClient.count == 3 && writes.byClient.values.allSatisfy { $0 == 1 }, "\(writes.byClient)")
+        for client in clients {
+            for line in frame { #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == line) }
+        }
+        // Nothing queued: a second flush writes nothing.
+        server.flushAll { id, _ in Issue.record("\(id) flushed with nothing queued") }
+        #expect(writes.byClient.values.reduce(0, +) == 3)
+    }
+
+    /// A full socket (EAGAIN) keeps the lines queued and the client waits for `.writable`:
+    /// `flushAll` does not try it again until `flush` is called on writability.
+    @Test func aFullSocketWaitsForWritable() throws {
+        let directory = try TestEnvironment.TemporaryDirectory()
+        let writes = Writes()
+        var full = true
+        let server = try UnixSocketServer(path: directory.path + "/g.sock") { descriptor, bytes in
+            writes.byClient[descriptor.rawValue, default: 0] += 1
+            return full ? -Int(EAGAIN) : UnixSocketServer.socketWriter(descriptor, bytes)
+        }
+        defer { server.close() }
+        let client = try LineClient(path: server.path, deadline: deadline(milliseconds: 5000))
+        let id = try #require(try acceptClients(server, count: 1, by: deadline(milliseconds: 5000)).first)
+        server.enqueue(Array("one\n".utf8), to: id)
+        server.flushAll { _, event in #expect(event == nil) }
+        #expect(server.wantsWritable(id) && server.queuedBytes(id) == 4)
+        server.enqueue(Array("two\n".utf8), to: id)
+        server.flushAll { id, _ in Issue.record("\(id) was written to while its socket is full") }
+        full = false
+        #expect(server.flush(id) == nil)
+        #expect(!server.wantsWritable(id) && writes.byClient.values.reduce(0, +) == 2)
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "one")
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "two")
+    }
+}
