@@ -147,6 +147,7 @@ struct RunningDaemon {
     let directory: TestEnvironment.TemporaryDirectory
 
     /// Nil (with the reason recorded as an issue) when the daemon or umockdev is missing.
+    /// `events`: a recording in Tests/Fixtures/recordings, or an absolute path.
     init?(config: String, events: String = "synthetic-tap.events", arguments: [String] = []) throws {
         let gestured = TestEnvironment.buildDirectory + "/gestured"
         guard (try? readFile(path: gestured, limit: 1 << 30)) != nil else {
@@ -167,7 +168,7 @@ struct RunningDaemon {
         stderrPath = directory.path + "/stderr"
         process = try Subprocess(
             "timeout", ["-s", "KILL", "20", umockdevRun, "-d", umockdev, "-i", "\(node)=\(ioctl)",
-                        "-e", "\(node)=\(TestEnvironment.recordings)/\(events)", "--",
+                        "-e", "\(node)=\(events.hasPrefix("/") ? events : TestEnvironment.recordings + "/" + events)", "--",
                         gestured, "run", "--socket", socket, "--config", configPath] + arguments,
             stdout: .file(directory.path + "/stdout"), stderr: .file(stderrPath))
     }
