@@ -104,7 +104,7 @@ public struct Scenario: Sendable, CustomStringConvertible {
         let continuous = specs.filter {
             switch $0.kind {
             case .pan, .pinch, .rotation, .swipe: true
-            case .tap, .longPress, .screenEdgePan: false
+            case .tap, .longPress, .screenEdgePan, .stroke: false
             }
         }.map(\.id)
         for i in specs.indices where continuous.contains(specs[i].id) {

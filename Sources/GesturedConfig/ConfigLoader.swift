@@ -16,17 +16,28 @@ public enum ConfigLoader {
     /// kilobytes, and the file may be anyone's.
     public static let maximumFileSize = 4 << 20
 
+    /// How the library reads the files a configuration names (stroke template files): given by
+    /// the caller, as this library makes no system calls. The failure is
+    /// `unreadable(file:message:)`'s error.
+    public typealias ReadFile = (String) -> Result<[UInt8], ConfigError>
+
     /// Validates the bytes of a configuration file (read by the caller: this library makes no
-    /// system calls); `file` is the name used in diagnostics.
+    /// system calls); `file` is the name used in diagnostics and the directory that the files
+    /// it names are relative to, read with `readFile`.
     /// - Throws: `ConfigError`; bytes that are not UTF-8 are located at the first bad one.
-    public static func load(_ bytes: [UInt8], file: String) throws(ConfigError) -> Configuration {
-        try check(bytes, file: file).configuration
+    public static func load(_ bytes: [UInt8], file: String, readFile: ReadFile? = nil) throws(ConfigError) -> Configuration {
+        try check(bytes, file: file, readFile: readFile).configuration
     }
 
     /// Validates the bytes of a configuration file and finds its warnings
     /// (`Configuration.warnings`), each located like an error: file, key path, line:column.
-    public static func check(_ bytes: [UInt8], file: String) throws(ConfigError)
+    public static func check(_ bytes: [UInt8], file: String, readFile: ReadFile? = nil) throws(ConfigError)
         -> (configuration: Configuration, warnings: [ConfigDiagnostic]) {
+        try load(bytes, file: file) { reader, document in checked(&reader, document, readFile: readFile) }
+    }
+
+    /// The bytes of a file as UTF-8 text, given meaning by `body` (see `read`).
+    static func load<T>(_ bytes: [UInt8], file: String, _ body: (inout DocumentReader, Node) -> T) throws(ConfigError) -> T {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             let offset = firstInvalidUTF8Offset(bytes)
             let valid = String(decoding: bytes[..<offset], as: UTF8.self)
@@ -34,7 +45,7 @@ public enum ConfigLoader {
             throw ConfigError(diagnostics: [ConfigDiagnostic(file: file, line: position.line, column: position.column,
                                                              keyPath: "", message: "invalid UTF-8")])
         }
-        return try check(text, file: file)
+        return try read(text, file: file, body)
     }
 
     /// The error for a file that cannot be read: one diagnostic without a position (line and
@@ -56,13 +67,37 @@ public enum ConfigLoader {
         }
     }
 
-    /// Validates `text`; `file` is the name used in diagnostics.
-    public static func parse(_ text: String, file: String) throws(ConfigError) -> Configuration {
-        try check(text, file: file).configuration
+    /// Validates `text`; `file` is the name used in diagnostics (and the directory that files
+    /// named in it are relative to, read with `readFile`).
+    public static func parse(_ text: String, file: String, readFile: ReadFile? = nil) throws(ConfigError) -> Configuration {
+        try check(text, file: file, readFile: readFile).configuration
     }
 
     /// Validates `text` and finds its warnings, located in it.
-    public static func check(_ text: String, file: String) throws(ConfigError) -> (configuration: Configuration, warnings: [ConfigDiagnostic]) {
+    public static func check(_ text: String, file: String, readFile: ReadFile? = nil) throws(ConfigError)
+        -> (configuration: Configuration, warnings: [ConfigDiagnostic]) {
+        try read(text, file: file) { reader, document in checked(&reader, document, readFile: readFile) }
+    }
+
+    /// The configuration in a decoded document, with its cross-references checked, and its
+    /// warnings located (they matter only when there is no error).
+    private static func checked(_ reader: inout DocumentReader, _ document: Node, readFile: ReadFile?)
+        -> (configuration: Configuration, warnings: [ConfigDiagnostic]) {
+        reader.readFile = readFile
+        var references = ReferenceTable()
+        let configuration = reader.configuration(document, references: &references)
+        reader.checkReferences(references)
+        let warnings = configuration.warnings().map { warning in
+            let p = reader.source.position(of: reader.valueOffset(of: warning.keyPath))
+            return ConfigDiagnostic(file: reader.file, line: p.line, column: p.column, keyPath: warning.keyPath,
+                                    message: warning.message)
+        }
+        return (configuration, warnings.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+    }
+
+    /// The three passes over `text`; `body` gives the decoded document its meaning, reporting
+    /// every problem through the reader.
+    static func read<T>(_ text: String, file: String, _ body: (inout DocumentReader, Node) -> T) throws(ConfigError) -> T {
         let source = SourceText(text)
         let map: SourceMap
         do {
@@ -88,18 +123,10 @@ public enum ConfigLoader {
             reader.report("duplicate key \"\(key)\" (first at \(source.positionText(of: duplicate.firstOffset)))",
                           path: duplicate.path, offset: duplicate.offset)
         }
-        var references = ReferenceTable()
-        let configuration = reader.configuration(Node(value: document, path: ""), references: &references)
-        reader.checkReferences(references)
+        let result = body(&reader, Node(value: document, path: ""))
 
         var diagnostics = reader.sortedDiagnostics
-        guard !diagnostics.isEmpty else {
-            let warnings = configuration.warnings().map { warning in
-                let p = source.position(of: reader.valueOffset(of: warning.keyPath))
-                return ConfigDiagnostic(file: file, line: p.line, column: p.column, keyPath: warning.keyPath, message: warning.message)
-            }
-            return (configuration, warnings.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
-        }
+        guard !diagnostics.isEmpty else { return result }
         if diagnostics.count > maximumDiagnostics {
             var last = diagnostics[maximumDiagnostics]
             last.keyPath = ""

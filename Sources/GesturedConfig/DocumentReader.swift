@@ -19,6 +19,9 @@ struct DocumentReader {
     let source: SourceText
     let map: SourceMap
     private(set) var diagnostics: [(offset: Int, diagnostic: ConfigDiagnostic)] = []
+    /// Reads the files the document names (stroke template files); nil: it names none that can
+    /// be read.
+    var readFile: ConfigLoader.ReadFile?
 
     init(file: String, source: SourceText, map: SourceMap) {
         self.file = file; self.source = source; self.map = map
@@ -29,6 +32,12 @@ struct DocumentReader {
     /// Reports `message` at the value at `path`.
     mutating func report(_ message: String, at path: String) {
         report(message, path: path, offset: valueOffset(of: path))
+    }
+
+    /// Adds a diagnostic of another file (a template file this one names), ordered as if it
+    /// were at `path`.
+    mutating func include(_ diagnostic: ConfigDiagnostic, at path: String) {
+        diagnostics.append((valueOffset(of: path), diagnostic))
     }
 
     /// Reports `message` at the key of the member at `path` (for unknown and duplicate keys).

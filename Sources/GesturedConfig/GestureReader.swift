@@ -17,6 +17,7 @@ enum GestureKeys {
         ("longPress", ["minimumPressDuration", "allowableMovement", "numberOfTouchesRequired", "numberOfTapsRequired",
                        "maximumTapInterval"]),
         ("screenEdgePan", ["edges", "edgeZoneWidth", "slop"]),
+        ("stroke", ["templates", "minimumScore", "numberOfTouchesRequired", "orientationSensitive", "rotationTolerance"]),
     ]
 
     static var typeNames: [String] { parameters.map(\.type) }
@@ -138,6 +139,18 @@ extension DocumentReader {
             if let v = distance(m["edgeZoneWidth"]) { p.edgeZoneWidth = v }
             if let v = distance(m["slop"]) { p.slop = v }
             return .screenEdgePan(p)
+        case "stroke":
+            var p = StrokeParameters()
+            // Required: with no template the recognizer could never recognize.
+            if let v = strokeTemplates(m["templates"], of: node) { p.templates = v }
+            if let v = number(m["minimumScore"], minimum: 0, maximum: 1) { p.minimumScore = v }
+            if let v = integer(m["numberOfTouchesRequired"], minimum: 1) { p.numberOfTouchesRequired = v }
+            if let v = bool(m["orientationSensitive"]) { p.orientationSensitive = v }
+            // Radians; beyond π every turn is allowed (say orientationSensitive: false instead).
+            if let v = number(m["rotationTolerance"], minimum: 0, maximum: Double.pi, maximumText: "π (3.141593)") {
+                p.rotationTolerance = v
+            }
+            return .stroke(p)
         default:
             return nil
         }

@@ -39,6 +39,11 @@ if arguments.first == "alloc-trace" {
     exit(0)
 }
 
+if arguments.first == "strokes" {
+    try StrokeBenchmarks.run(arguments: Array(arguments.dropFirst()))
+    exit(0)
+}
+
 if arguments.first == "write-recording" {
     // A generated pan recording and its device description, for replaying by hand.
     guard arguments.count == 3, let frames = Int(arguments[1]) else {

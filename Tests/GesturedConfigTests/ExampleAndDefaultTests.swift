@@ -106,6 +106,7 @@ enum ExpectedKeys {
         ("rotation", labels(RotationParameters())),
         ("longPress", labels(LongPressParameters())),
         ("screenEdgePan", labels(ScreenEdgePanParameters())),
+        ("stroke", labels(StrokeParameters())),
     ]
 
     static var allGestureKeys: Set<String> { Set(byType.flatMap(\.keys)) }

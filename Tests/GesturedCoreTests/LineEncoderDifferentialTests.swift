@@ -40,7 +40,7 @@ struct LineEncoderDifferentialTests {
     static func randomValues(_ rng: inout SplitMix64) -> GestureValues {
         let v = Vector(dx: randomDouble(&rng), dy: randomDouble(&rng))
         let w = Vector(dx: randomDouble(&rng), dy: randomDouble(&rng))
-        return switch rng.next() % 8 {
+        return switch rng.next() % 9 {
         case 0: .none
         case 1: .tap(taps: Int(Int64(bitPattern: rng.next()) % 1000))
         case 2: .swipe(direction: SwipeDirection.allCases[Int(rng.next() % 4)])
@@ -48,6 +48,7 @@ struct LineEncoderDifferentialTests {
         case 4: .screenEdgePan(translation: v, velocity: w, edge: ScreenEdge.allCases[Int(rng.next() % 4)])
         case 5: .pinch(scale: randomDouble(&rng), velocity: randomDouble(&rng))
         case 6: .rotation(rotation: randomDouble(&rng), velocity: randomDouble(&rng))
+        case 7: .stroke(template: randomString(&rng), score: randomDouble(&rng))
         default: .longPress(duration: Interval(microseconds: Int64(bitPattern: rng.next()) % 10_000_000_000))
         }
     }

@@ -46,6 +46,7 @@ struct LineEncoderTests {
         (.rotation(rotation: -1.5707963, velocity: 3.14159), "rotation", "rotation=-1.5708 velocity=3.14",
          "\"rotation\":-1.5708,\"velocity\":3.14"),
         (.longPress(duration: Interval(microseconds: 512_345)), "longPress", "duration=0.512", "\"duration\":0.512"),
+        (.stroke(template: "my s", score: 0.98765), "stroke", "stroke=\"my s\" score=0.988", "\"stroke\":\"my s\",\"score\":0.988"),
     ])
     func everyGestureType(values: GestureValues, type: String, text: String, json: String) {
         let e = Self.event(values, type: type, state: .changed)

@@ -74,6 +74,9 @@ enum ReferenceLineEncoder {
             line.field("velocity", .fixed(velocity, decimals: 2), into: &out)
         case .longPress(let duration):
             line.field("duration", .fixed(duration.seconds, decimals: 3), into: &out)
+        case .stroke(let template, let score):
+            line.field("stroke", .string(template), into: &out)
+            line.field("score", .fixed(score, decimals: 3), into: &out)
         }
         line.end(into: &out)
     }

@@ -17,6 +17,8 @@ public enum GestureValues: Hashable, Sendable {
     /// `rotation` in radians, clockwise on screen positive; `velocity` in radians per second.
     case rotation(rotation: Double, velocity: Double)
     case longPress(duration: Interval)
+    /// The best template's name and its score, 0…1.
+    case stroke(template: String, score: Double)
 }
 
 /// What a recognizer reports with a transition: where, with how many touches, and its values.

@@ -55,6 +55,12 @@ public enum FailReason: Hashable, Sendable {
     case secondTouch
     /// The system cancelled a touch.
     case touchCancelled
+    /// A stroke's path was `length` points long at the lift; at least `minimum` needed.
+    case strokeTooShort(length: Double, minimum: Double)
+    /// A stroke's path grew longer than any template allows for its size (the early-fail rule).
+    case strokeTooLong(ratio: Double, limit: Double)
+    /// A stroke's best template (nil: none could be compared) scored below `minimumScore`.
+    case noTemplateMatched(best: String?, score: Double, minimum: Double)
 
     /// The words `--trace` prints, e.g. `touch lifted before 10 pt of movement`.
     public var text: String {
@@ -83,6 +89,12 @@ public enum FailReason: Hashable, Sendable {
         case .notAwayFromEdge(let slop): "moved \(Self.number(slop)) pt, but not away from its edge"
         case .secondTouch: "a second touch went down"
         case .touchCancelled: "a touch was cancelled"
+        case .strokeTooShort(let length, let minimum): "stroke \(Self.number(length)) pt long < \(Self.number(minimum)) pt"
+        case .strokeTooLong(let ratio, let limit):
+            "stroke \(Self.number(ratio)) times its size > \(Self.number(limit)) that its templates allow"
+        case .noTemplateMatched(let best, let score, let minimum):
+            best.map { "best template \($0) scored \(Self.number(score, decimals: 3)) < minimumScore \(Self.number(minimum))" }
+                ?? "no template could be compared"
         }
     }
 

@@ -153,6 +153,7 @@ public enum GestureKind: Hashable, Sendable {
     case rotation(RotationParameters)
     case longPress(LongPressParameters)
     case screenEdgePan(ScreenEdgePanParameters)
+    case stroke(StrokeParameters)
 
     /// The `type` string of the configuration and of gesture lines.
     public var typeName: String {
@@ -164,6 +165,7 @@ public enum GestureKind: Hashable, Sendable {
         case .rotation: "rotation"
         case .longPress: "longPress"
         case .screenEdgePan: "screenEdgePan"
+        case .stroke: "stroke"
         }
     }
 }
@@ -231,4 +233,31 @@ public struct ScreenEdgePanParameters: Hashable, Sendable {
     public var edgeZoneWidth = GestureDefaults.edgeZoneWidth
     public var slop = GestureDefaults.panSlop
     public init() {}
+}
+
+/// A stroke recognizer's parameters (docs/RECOGNIZERS.md, "stroke").
+public struct StrokeParameters: Hashable, Sendable {
+    /// The shapes it recognizes; several of one name are several examples of that shape.
+    public var templates: [StrokeTemplate] = []
+    /// The lowest score (0…1) a best match must reach to be recognized.
+    public var minimumScore = GestureDefaults.minimumStrokeScore
+    public var numberOfTouchesRequired = 1
+    /// True: a drawing may be turned by at most `rotationTolerance` from its template.
+    /// False: any turn matches (a shape and its turned copy are one shape).
+    public var orientationSensitive = true
+    /// Radians, used while `orientationSensitive`.
+    public var rotationTolerance = GestureDefaults.strokeRotationTolerance
+    public init() {}
+}
+
+/// One example of a shape: its name and the path that draws it, in any unit and at any place
+/// and size (matching is invariant to all three).
+public struct StrokeTemplate: Hashable, Sendable {
+    /// Fewest points a template may have: two make a line, the least that has a direction.
+    public static let minimumPoints = 2
+
+    public var name: String
+    public var points: [Point]
+
+    public init(name: String, points: [Point]) { self.name = name; self.points = points }
 }

@@ -72,4 +72,19 @@ public enum GestureDefaults {
     /// Width of the zone along each screen edge where a screen-edge pan must begin, 20 pt.
     /// Source: SEMANTICS.md (UIKit's system edge zone is about 20 pt).
     public static let edgeZoneWidth = 20.0
+
+    // MARK: Stroke
+
+    /// Lowest score for a stroke to be recognized, 0.8 (score: 1 − angle/(π/2) between the
+    /// normalized drawing and its best template, so 0.8 is an 18° angle). Source: measured by
+    /// `gestured-bench strokes` on the seeded generator (docs/RECOGNIZERS.md, "Stroke accuracy"):
+    /// the value where drawn shapes stay recognized and scribbles stay out.
+    public static let minimumStrokeScore = 0.8
+    /// Largest turn between a drawing and its template while `orientationSensitive`, π/6 (30°).
+    /// Source: the $1 paper's ±45° search is wider than needed for kiosk shapes drawn upright;
+    /// 30° keeps `x` and `delete`, `caret` and `v`-like shapes apart from their turned cousins.
+    public static let strokeRotationTolerance = Double.pi / 6
+    /// A stroke whose path is shorter than this at lift fails (a tap, a tremor), 30 pt: three
+    /// times the tap slop (`tapMovementSlop`).
+    public static let minimumStrokeLength = 30.0
 }

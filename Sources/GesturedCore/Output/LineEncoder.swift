@@ -3,7 +3,7 @@
 ///
 /// Numbers have fixed decimals so that lines are byte-identical across runs and machines:
 /// `time` 6 (microseconds), locations, translations and pan velocities 2, `scale` 3, `rotation`
-/// 4, pinch and rotation `velocity` 2, `duration` 3. Negative zero prints as zero.
+/// 4, pinch and rotation `velocity` 2, `duration` and `score` 3. Negative zero prints as zero.
 public enum LineFormat: String, Hashable, Sendable, CaseIterable {
     case text, json
 }
@@ -30,8 +30,9 @@ public enum LineEncoder {
     /// Appends the gesture line to `out`. The daemon and replay encode this way, into a buffer
     /// they reuse, so that a line costs no allocation.
     public static func gesture(_ e: GestureEvent, seq: UInt64, format: LineFormat, into out: inout [UInt8]) {
-        let strings = e.type.utf8.count + e.name.utf8.count + e.view.utf8.count + e.sample.device.count
+        var strings = e.type.utf8.count + e.name.utf8.count + e.view.utf8.count + e.sample.device.count
             + (e.screen?.utf8.count ?? 0)
+        if case .stroke(let template, _) = e.sample.values { strings += template.utf8.count }
         line("gesture", format: format, strings: strings, into: &out) { line in
             line.positional("type", string: e.type)
             line.positional("state", token: e.state.token)
@@ -66,6 +67,9 @@ public enum LineEncoder {
                 line.field("velocity", fixed: velocity, decimals: 2)
             case .longPress(let duration):
                 line.field("duration", fixed: duration.seconds, decimals: 3)
+            case .stroke(let template, let score):
+                line.field("stroke", string: template)
+                line.field("score", fixed: score, decimals: 3)
             }
         }
     }

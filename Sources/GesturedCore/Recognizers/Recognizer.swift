@@ -27,6 +27,7 @@ struct RecognizerSet: Sendable {
         case rotation(Int)
         case pinch(Int)
         case screenEdgePan(Int)
+        case stroke(Int)
     }
 
     private(set) var taps: [TapRecognizer] = []
@@ -36,6 +37,7 @@ struct RecognizerSet: Sendable {
     private(set) var rotations: [RotationRecognizer] = []
     private(set) var pinches: [PinchRecognizer] = []
     private(set) var screenEdgePans: [ScreenEdgePanRecognizer] = []
+    private(set) var strokes: [StrokeRecognizer] = []
 
     /// Adds a recognizer of `kind`.
     ///
@@ -53,6 +55,7 @@ struct RecognizerSet: Sendable {
         case .screenEdgePan(let parameters):
             screenEdgePans.append(ScreenEdgePanRecognizer(parameters, screen: screen))
             return .screenEdgePan(screenEdgePans.count - 1)
+        case .stroke(let parameters): strokes.append(StrokeRecognizer(parameters)); return .stroke(strokes.count - 1)
         }
     }
 
@@ -65,6 +68,7 @@ struct RecognizerSet: Sendable {
         case .rotation(let i): rotations[i].handle(updates, now: now)
         case .pinch(let i): pinches[i].handle(updates, now: now)
         case .screenEdgePan(let i): screenEdgePans[i].handle(updates, now: now)
+        case .stroke(let i): strokes[i].handle(updates, now: now)
         }
     }
 
@@ -77,6 +81,7 @@ struct RecognizerSet: Sendable {
         case .rotation(let i): rotations[i].fire(now: now)
         case .pinch(let i): pinches[i].fire(now: now)
         case .screenEdgePan(let i): screenEdgePans[i].fire(now: now)
+        case .stroke(let i): strokes[i].fire(now: now)
         }
     }
 
@@ -89,6 +94,7 @@ struct RecognizerSet: Sendable {
         case .rotation(let i): rotations[i].deadline
         case .pinch(let i): pinches[i].deadline
         case .screenEdgePan(let i): screenEdgePans[i].deadline
+        case .stroke(let i): strokes[i].deadline
         }
     }
 
@@ -101,6 +107,7 @@ struct RecognizerSet: Sendable {
         case .rotation(let i): rotations[i].reset()
         case .pinch(let i): pinches[i].reset()
         case .screenEdgePan(let i): screenEdgePans[i].reset()
+        case .stroke(let i): strokes[i].reset()
         }
     }
 
@@ -112,7 +119,7 @@ struct RecognizerSet: Sendable {
         switch (a, b) {
         case (.tap(let a), .tap(let b)):
             taps[a].parameters.numberOfTapsRequired >= taps[b].parameters.numberOfTapsRequired
-        case (.tap, .swipe), (.tap, .pan), (.tap, .screenEdgePan), (.tap, .pinch), (.tap, .rotation), (.tap, .longPress), (.swipe, _), (.pan, _), (.screenEdgePan, _), (.pinch, _), (.rotation, _), (.longPress, _):
+        case (.tap, .swipe), (.tap, .pan), (.tap, .screenEdgePan), (.tap, .pinch), (.tap, .rotation), (.tap, .longPress), (.tap, .stroke), (.swipe, _), (.pan, _), (.screenEdgePan, _), (.pinch, _), (.rotation, _), (.longPress, _), (.stroke, _):
             true
         }
     }
@@ -122,7 +129,7 @@ struct RecognizerSet: Sendable {
     func tapPrecedence(_ ref: Ref) -> Int {
         switch ref {
         case .tap(let i): taps[i].parameters.numberOfTapsRequired
-        case .swipe, .pan, .screenEdgePan, .pinch, .rotation, .longPress: 0
+        case .swipe, .pan, .screenEdgePan, .pinch, .rotation, .longPress, .stroke: 0
         }
     }
 }

@@ -22,6 +22,9 @@ extension RecognizerSet {
         case .screenEdgePan(let i):
             let edge = if case .screenEdgePan(_, _, let e) = sample.values { e.rawValue } else { "?" }
             return "moved \(n(screenEdgePans[i].parameters.slop)) pt away from the \(edge) edge"
+        case .stroke(let i):
+            guard case .stroke(let template, let score) = sample.values else { return "?" }
+            return "drew \(template), score \(FailReason.number(score, decimals: 3)) ≥ minimumScore \(n(strokes[i].parameters.minimumScore))"
         }
     }
 }

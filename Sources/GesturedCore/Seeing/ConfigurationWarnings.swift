@@ -99,7 +99,7 @@ extension Configuration {
             case .tap(let p): Interval(microseconds: p.maximumTapInterval.microseconds * Int64(max(p.numberOfTapsRequired - 1, 0)))
             case .swipe(let p): p.maximumDuration
             case .longPress(let p): Interval(microseconds: p.maximumTapInterval.microseconds * Int64(p.numberOfTapsRequired))
-            case .pan, .pinch, .rotation, .screenEdgePan: .zero
+            case .pan, .pinch, .rotation, .screenEdgePan, .stroke: .zero
             }
             let (rest, chain) = holdBack(other, byID, seen: seen.union([id]))
             let total = Interval(microseconds: own.microseconds + rest.microseconds)

@@ -1,0 +1,249 @@
+/// Scores a drawn path against stroke templates: Protractor (Li, CHI 2010) with a bounded
+/// rotation, both drawing directions, and every start point of a closed shape.
+///
+/// Why this method (docs/RECOGNIZERS.md, "Stroke accuracy", has the measurements): each path is
+/// resampled to `resampledCount` equidistant points, moved to its centroid and scaled to a unit
+/// vector, so position, size and drawing speed drop out. The similarity of two such vectors
+/// under a rotation θ is `a·cos θ + b·sin θ` (a: their dot product, b: their cross product), so
+/// the best rotation is found in closed form, with no iterative search as in $1 and no
+/// trigonometry: within a bound B it is the optimum when `a ≥ cos B·√(a²+b²)`, otherwise the
+/// bound itself. Drawing direction drops out by also reading the drawing backwards; for a closed
+/// template (its ends meet) every cyclic shift of the drawing is tried too, so a rectangle drawn
+/// from any corner, either way round, matches. $P (point clouds) is invariant to both by
+/// construction, but costs O(n²·√n) per template and loses the order that tells `x` from
+/// `delete`; on the generator Protractor with these two extensions scored higher at a fraction
+/// of the cost.
+///
+/// The score is `1 − φ/(π/2)` where φ is the angle between the two unit vectors after the best
+/// allowed rotation (clamped to 0): 1 for the same shape, 0.8 at 18°.
+///
+/// `bestMatch` uses a buffer made at init: matching allocates nothing.
+public struct StrokeMatcher: Sendable {
+    /// Points a path is resampled to. Protractor's paper found 16 enough for its set; 32 keeps
+    /// the corners of a star and the hooks of the braces (the generator's accuracy is the same
+    /// at 64, and each comparison costs half).
+    public static let resampledCount = 32
+
+    /// A closed template's ends are nearer than this fraction of its bounding box's diagonal.
+    static let closedGap = 0.2
+    /// A drawing matches no template whose thickness (`thickness(_:)`) is more than this many
+    /// times its own: uniform scaling keeps a line and a thin shape (a brace) close, and this
+    /// tells a straight stroke from a shape that has width.
+    static let thicknessRatio = 3.0
+
+    public struct Match: Hashable, Sendable {
+        /// Index into `names`.
+        public var nameIndex: Int
+        public var score: Double
+    }
+
+    /// The templates' distinct names, in the order they first appear.
+    public let names: [String]
+    /// Per template: its name's index, and whether it is closed.
+    private let nameIndices: [Int]
+    private let closed: [Bool]
+    private let thicknesses: [Double]
+    /// Every template's normalized vector, `2 × resampledCount` numbers each, one after another.
+    private let vectors: [Double]
+    /// cos and sin of the rotation bound; nil: any rotation.
+    private let bound: Vector?
+    /// The largest ratio of path length to bounding-box diagonal among the templates (the
+    /// early-fail rule compares a drawing's ratio with it).
+    public let longestRatio: Double
+    private let bothDirections: Bool
+    /// The drawing's normalized vector (scratch, sized once) and its thickness.
+    private var candidate: [Double]
+    private var candidateThickness = 0.0
+
+    /// - Parameters:
+    ///   - bothDirections, everyStart: whether to read the drawing backwards too and, for closed
+    ///     templates, from every start point. Always true in the daemon; false only to measure
+    ///     what they are worth (`gestured-bench strokes`).
+    public init(templates: [StrokeTemplate], orientationSensitive: Bool = true,
+                rotationTolerance: Double = GestureDefaults.strokeRotationTolerance,
+                bothDirections: Bool = true, everyStart: Bool = true) {
+        var names: [String] = []
+        var nameIndices: [Int] = [], closed: [Bool] = [], vectors: [Double] = [], thicknesses: [Double] = []
+        var longestRatio = 0.0
+        var scratch = [Double](repeating: 0, count: 2 * Self.resampledCount)
+        for template in templates {
+            let ok = template.points.withUnsafeBufferPointer { points in
+                scratch.withUnsafeMutableBufferPointer { Self.normalize(points, into: $0) }
+            }
+            guard ok else { continue }
+            if let i = names.firstIndex(of: template.name) { nameIndices.append(i) } else {
+                nameIndices.append(names.count); names.append(template.name)
+            }
+            let shape = PathShape(template.points)
+            closed.append(everyStart && shape.gap <= Self.closedGap * shape.diagonal)
+            longestRatio = max(longestRatio, shape.length / max(shape.diagonal, .ulpOfOne))
+            vectors.append(contentsOf: scratch)
+            thicknesses.append(scratch.withUnsafeBufferPointer { Self.thickness($0) })
+        }
+        self.names = names; self.nameIndices = nameIndices; self.closed = closed; self.vectors = vectors
+        self.thicknesses = thicknesses
+        self.longestRatio = longestRatio
+        self.bothDirections = bothDirections
+        bound = orientationSensitive ? Angle.unitVector(min(max(rotationTolerance, 0), .pi)) : nil
+        candidate = scratch
+    }
+
+    /// How many templates (examples) it holds.
+    public var templateCount: Int { nameIndices.count }
+
+    /// The best-scoring template for `path`, or nil when the path has no length.
+    public mutating func bestMatch(_ path: UnsafeBufferPointer<Point>) -> Match? {
+        var best: Match?
+        guard prepare(path) else { return nil }
+        for t in nameIndices.indices {
+            let score = score(template: t)
+            if best == nil || score > best!.score { best = Match(nameIndex: nameIndices[t], score: score) }
+        }
+        return best
+    }
+
+    /// Every name's best score for `path` (in `names` order; all 0 when the path has no length):
+    /// the tuning view of `gestured replay --strokes`.
+    public mutating func scores(_ path: [Point]) -> [Double] {
+        var result = [Double](repeating: 0, count: names.count)
+        guard path.withUnsafeBufferPointer({ prepare($0) }) else { return result }
+        for t in nameIndices.indices { result[nameIndices[t]] = max(result[nameIndices[t]], score(template: t)) }
+        return result
+    }
+
+    private mutating func prepare(_ path: UnsafeBufferPointer<Point>) -> Bool {
+        guard candidate.withUnsafeMutableBufferPointer({ Self.normalize(path, into: $0) }) else { return false }
+        candidateThickness = candidate.withUnsafeBufferPointer { Self.thickness($0) }
+        return true
+    }
+
+    /// √(λmin/λmax) of the normalized points' covariance: 0 for a straight line, 1 for a shape
+    /// as wide as it is long (a circle). Free of rotation, so it needs no angle.
+    static func thickness(_ v: UnsafeBufferPointer<Double>) -> Double {
+        var xx = 0.0, yy = 0.0, xy = 0.0
+        for i in 0..<resampledCount {
+            let (x, y) = (v[2 * i], v[2 * i + 1])
+            xx += x * x; yy += y * y; xy += x * y
+        }
+        let mean = (xx + yy) / 2
+        let spread = (((xx - yy) / 2) * ((xx - yy) / 2) + xy * xy).squareRoot()
+        let (large, small) = (mean + spread, max(mean - spread, 0))
+        return large > 0 ? (small / large).squareRoot() : 0
+    }
+
+    /// The template's best score against `candidate`, over both directions and, when the
+    /// template is closed, every start point.
+    private func score(template t: Int) -> Double {
+        guard thicknesses[t] <= Self.thicknessRatio * candidateThickness else { return 0 }
+        let n = Self.resampledCount
+        return vectors.withUnsafeBufferPointer { all in
+            candidate.withUnsafeBufferPointer { g in
+                let v = UnsafeBufferPointer(rebasing: all[(2 * n * t)..<(2 * n * (t + 1))])
+                var best = -1.0
+                if closed[t] {
+                    // Points 0 and n−1 of a closed path coincide: n−1 distinct start points.
+                    let m = n - 1
+                    for shift in 0..<m {
+                        best = max(best, similarity(v, g) { ($0 + shift) % m })
+                        if bothDirections { best = max(best, similarity(v, g) { (shift + m - $0 % m) % m }) }
+                    }
+                } else {
+                    best = similarity(v, g) { $0 }
+                    if bothDirections { best = max(best, similarity(v, g) { n - 1 - $0 }) }
+                }
+                return Self.score(cosine: best)
+            }
+        }
+    }
+
+    /// The cosine between the template `v` and the drawing `g` read in the order `index`, after
+    /// the best rotation within the bound.
+    @inline(__always)
+    private func similarity(_ v: UnsafeBufferPointer<Double>, _ g: UnsafeBufferPointer<Double>,
+                            _ index: (Int) -> Int) -> Double {
+        var a = 0.0, b = 0.0
+        for i in 0..<Self.resampledCount {
+            let j = index(i)
+            let (tx, ty, gx, gy) = (v[2 * i], v[2 * i + 1], g[2 * j], g[2 * j + 1])
+            a += tx * gx + ty * gy
+            b += tx * gy - ty * gx
+        }
+        let r = (a * a + b * b).squareRoot()
+        guard let bound, a < bound.dx * r else { return r }
+        return a * bound.dx + b.magnitude * bound.dy
+    }
+
+    /// `1 − φ/(π/2)` for the angle φ whose cosine is `cosine`, clamped to 0…1.
+    static func score(cosine: Double) -> Double {
+        let c = min(max(cosine, -1), 1)
+        let angle = Angle.atan2((1 - c * c).squareRoot(), c)
+        return max(0, 1 - angle / (.pi / 2))
+    }
+
+    /// Resamples `path` to `resampledCount` equidistant points along it, moves their centroid to
+    /// the origin and scales them to a unit vector, into `out` (x, y, x, y, …). False when the
+    /// path has no length.
+    static func normalize(_ path: UnsafeBufferPointer<Point>, into out: UnsafeMutableBufferPointer<Double>) -> Bool {
+        let n = resampledCount
+        guard let first = path.first else { return false }
+        var length = 0.0
+        for i in path.indices.dropFirst() { length += (path[i] - path[i - 1]).length }
+        guard length > 0 else { return false }
+        let step = length / Double(n - 1)
+        out[0] = first.x; out[1] = first.y
+        var count = 1
+        var carried = 0.0   // distance walked since the last resampled point
+        var previous = first
+        var i = 1
+        while i < path.count && count < n {
+            let next = path[i]
+            let d = (next - previous).length
+            if carried + d >= step && d > 0 {
+                let q = previous + (next - previous) * ((step - carried) / d)
+                out[2 * count] = q.x; out[2 * count + 1] = q.y
+                count += 1
+                previous = q
+                carried = 0
+            } else {
+                carried += d
+                previous = next
+                i += 1
+            }
+        }
+        // Rounding can leave the last point unwritten: it is the path's end.
+        let last = path[path.count - 1]
+        while count < n { out[2 * count] = last.x; out[2 * count + 1] = last.y; count += 1 }
+        var cx = 0.0, cy = 0.0
+        for k in 0..<n { cx += out[2 * k]; cy += out[2 * k + 1] }
+        cx /= Double(n); cy /= Double(n)
+        var sum = 0.0
+        for k in 0..<n {
+            out[2 * k] -= cx; out[2 * k + 1] -= cy
+            sum += out[2 * k] * out[2 * k] + out[2 * k + 1] * out[2 * k + 1]
+        }
+        let norm = sum.squareRoot()
+        guard norm > 0 else { return false }
+        for k in 0..<(2 * n) { out[k] /= norm }
+        return true
+    }
+}
+
+/// A path's length, the diagonal of its bounding box and the gap between its ends.
+struct PathShape {
+    var length = 0.0
+    var diagonal = 0.0
+    var gap = 0.0
+
+    init<C: Collection<Point>>(_ points: C) {
+        guard let first = points.first else { return }
+        var (minX, minY, maxX, maxY) = (first.x, first.y, first.x, first.y)
+        var previous = first
+        for p in points {
+            length += (p - previous).length
+            previous = p
+            minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
+        }
+        diagonal = Vector(dx: maxX - minX, dy: maxY - minY).length
+        gap = (previous - first).length
+    }
+}
