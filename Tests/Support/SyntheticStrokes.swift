@@ -7,7 +7,7 @@ import Glibc
 /// A hand takes a shape's template and draws it the way people do: at a size of 80–600 pt, with
 /// its own aspect (±15% per axis), turned within a given angle, in either direction and (for a
 /// closed shape) from any point, at a speed profile that starts and ends slowly (minimum jerk)
-/// over 0.3–2 s, sampled at 120 Hz, with corners rounded, a slow wobble, sensor jitter, and an
+/// at a mean speed of 400–2500 pt/s (at least 0.2 s), sampled at 120 Hz, with corners rounded, a slow wobble, sensor jitter, and an
 /// overshoot and a hook at the ends. Scribbles and straight lines are the shapes that must not
 /// match.
 public struct SyntheticHand: Sendable {
@@ -20,12 +20,16 @@ public struct SyntheticHand: Sendable {
     /// How much a hand varies; `standard` is what the accuracy figures use.
     public struct Variation: Sendable {
         public var sizes: ClosedRange<Double> = 80...600
+        /// Mean speed along the path, in points per second (at least 0.2 s a stroke).
+        public var speeds: ClosedRange<Double> = 400...2500
         /// Largest turn, in radians, either way.
         public var rotation = 25.0 * .pi / 180
         public var reverse = true
         public var jitter = 1.5
         public var wobble = 0.02
         public var overshoot = 0.08
+        /// Largest stretch, as a fraction of the size, over which corners are rounded.
+        public var rounding = 0.04
         public init() {}
     }
 
@@ -59,11 +63,11 @@ public struct SyntheticHand: Sendable {
         // Overshoot at the end and a small hook at the start, along the ends' directions.
         path = Self.extended(path, end: rng.uniform(0, variation.overshoot) * size,
                              start: rng.uniform(0, variation.overshoot / 2) * size)
-        let duration = rng.uniform(300, 2000)
-        let frames = max(8, Int(duration / (1000.0 / 120)))
         let length = Self.length(path)
+        let duration = max(200, length / rng.uniform(variation.speeds.lowerBound, variation.speeds.upperBound) * 1000)
+        let frames = max(8, Int(duration / (1000.0 / 120)))
         // Rounded corners: each sample is the mean of the path over a short stretch around it.
-        let rounding = rng.uniform(0, 0.03) * length
+        let rounding = rng.uniform(0, variation.rounding) * size
         let wobble = (phase: rng.uniform(0, 2 * .pi), cycles: rng.uniform(1, 3), amplitude: rng.uniform(0, variation.wobble) * size)
         var points: [Point] = [], times: [Double] = []
         for k in 0...frames {
@@ -109,11 +113,11 @@ public struct SyntheticHand: Sendable {
         return plain([center - d, center + d])
     }
 
-    /// `path` sampled at 120 Hz over 0.3–2 s with jitter, without the shape hand's other habits.
+    /// `path` sampled at 120 Hz at the hand's speeds, with jitter, without the shape hand's other habits.
     private mutating func plain(_ path: [Point]) -> Drawing {
-        let duration = rng.uniform(300, 2000)
-        let frames = max(8, Int(duration / (1000.0 / 120)))
         let length = Self.length(path)
+        let duration = max(200, length / rng.uniform(variation.speeds.lowerBound, variation.speeds.upperBound) * 1000)
+        let frames = max(8, Int(duration / (1000.0 / 120)))
         var points: [Point] = [], times: [Double] = []
         for k in 0...frames {
             let u = Double(k) / Double(frames)
@@ -126,7 +130,7 @@ public struct SyntheticHand: Sendable {
 
     // MARK: Path arithmetic
 
-    static func length(_ path: [Point]) -> Double {
+    public static func length(_ path: [Point]) -> Double {
         zip(path, path.dropFirst()).reduce(0) { $0 + ($1.1 - $1.0).length }
     }
 

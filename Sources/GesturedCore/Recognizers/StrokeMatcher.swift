@@ -141,28 +141,35 @@ public struct StrokeMatcher: Sendable {
                 let v = UnsafeBufferPointer(rebasing: all[(2 * n * t)..<(2 * n * (t + 1))])
                 var best = -1.0
                 if closed[t] {
-                    // Points 0 and n−1 of a closed path coincide: n−1 distinct start points.
+                    // Points 0 and n−1 of a closed path coincide: n−1 distinct start points,
+                    // compared without the template's last point, and with the vectors'
+                    // norms over those n−1 points, so that the result stays a cosine.
                     let m = n - 1
+                    let norms = ((1 - v[2 * m] * v[2 * m] - v[2 * m + 1] * v[2 * m + 1])
+                        * (1 - g[2 * m] * g[2 * m] - g[2 * m + 1] * g[2 * m + 1])).squareRoot()
+                    guard norms > 0 else { return 0 }
                     for shift in 0..<m {
-                        best = max(best, similarity(v, g) { ($0 + shift) % m })
-                        if bothDirections { best = max(best, similarity(v, g) { (shift + m - $0 % m) % m }) }
+                        best = max(best, similarity(v, g, count: m) { ($0 + shift) % m } / norms)
+                        if bothDirections {
+                            best = max(best, similarity(v, g, count: m) { (shift + m - $0) % m } / norms)
+                        }
                     }
                 } else {
-                    best = similarity(v, g) { $0 }
-                    if bothDirections { best = max(best, similarity(v, g) { n - 1 - $0 }) }
+                    best = similarity(v, g, count: n) { $0 }
+                    if bothDirections { best = max(best, similarity(v, g, count: n) { n - 1 - $0 }) }
                 }
                 return Self.score(cosine: best)
             }
         }
     }
 
-    /// The cosine between the template `v` and the drawing `g` read in the order `index`, after
-    /// the best rotation within the bound.
+    /// The dot product of the template `v`'s first `count` points and the drawing `g` read in
+    /// the order `index`, after the best rotation within the bound.
     @inline(__always)
-    private func similarity(_ v: UnsafeBufferPointer<Double>, _ g: UnsafeBufferPointer<Double>,
+    private func similarity(_ v: UnsafeBufferPointer<Double>, _ g: UnsafeBufferPointer<Double>, count: Int,
                             _ index: (Int) -> Int) -> Double {
         var a = 0.0, b = 0.0
-        for i in 0..<Self.resampledCount {
+        for i in 0..<count {
             let j = index(i)
             let (tx, ty, gx, gy) = (v[2 * i], v[2 * i + 1], g[2 * j], g[2 * j + 1])
             a += tx * gx + ty * gy
