@@ -116,6 +116,9 @@ import GesturedCore
         case "direction": "['up']"
         case "edges": "['left']"
         case "angleTolerance": "0.5"
+        case "templates": "['circle']"
+        case "orientationSensitive": "false"
+        case "minimumScore": "0.5"
         default: "1"
         }
     }

@@ -40,7 +40,7 @@ import GesturedCore
 
     @Test func parameterOfSeveralOtherGestureTypes() {
         #expect(diagnostics("{ views: [{ id: 'v', gestures: [{ id: 'g', type: 'pan', numberOfTouchesRequired: 2 }] }] }")
-                == [#"test.json5:1:57: views[0].gestures[0].numberOfTouchesRequired: unknown key "numberOfTouchesRequired" for type "pan" (only tap, swipe and longPress take it)"#])
+                == [#"test.json5:1:57: views[0].gestures[0].numberOfTouchesRequired: unknown key "numberOfTouchesRequired" for type "pan" (only tap, swipe, longPress and stroke take it)"#])
     }
 
     @Test func angleToleranceBeyondAQuarterTurn() {
@@ -56,7 +56,7 @@ import GesturedCore
             ] }] }
             """) == [
                 #"test.json5:2:22: views[0].gestures[0].type: unknown gesture type "tapp"; did you mean "tap"?"#,
-                #"test.json5:3:22: views[0].gestures[1].type: unknown gesture type "wiggle"; expected one of tap, swipe, pan, pinch, rotation, longPress, screenEdgePan"#,
+                #"test.json5:3:22: views[0].gestures[1].type: unknown gesture type "wiggle"; expected one of tap, swipe, pan, pinch, rotation, longPress, screenEdgePan, stroke"#,
                 #"test.json5:3:32: views[0].gestures[1].wiggliness: unknown key "wiggliness""#,
             ])
     }
