@@ -8,6 +8,8 @@ enum Command: Equatable {
     case checkConfig(file: String, strict: Bool)
     case explain(config: String?, layout: String?, x: Double, y: Double)
     case draw(config: String?, layout: String?, background: String?, recording: String?, description: String?, output: String)
+    case replayStrokes(config: String?, description: String?, recording: String)
+    case recordStroke(name: String, output: String?, description: String?, recording: String)
     case devices(config: String?, json: Bool)
     case listen(socket: String?, format: LineFormat, filter: LineFilter?, touches: Bool, failed: Bool,
                 exec: String? = nil, shell: Bool = false)
@@ -40,6 +42,22 @@ enum Arguments {
             let verbose = options.flag("--verbose"), trace = options.flag("--trace")
             try options.finish(positional: 0)
             return .run(config: config, socket: socket, verbose: verbose, trace: trace)
+        case "replay" where options.has("--strokes"):
+            _ = options.flag("--strokes")
+            let config = try options.value("--config"), description = try options.value("--description")
+            let positional = try options.finish(positional: 1)
+            return .replayStrokes(config: config, description: description, recording: positional[0])
+        case "record-stroke":
+            guard let name = try options.value("--name"), !name.isEmpty else {
+                throw UsageError(message: "record-stroke needs --name NAME")
+            }
+            let output = try options.value("--output"), description = try options.value("--description")
+            guard let positional = try? options.finish(positional: 1) else {
+                try options.finish(positional: 0)
+                // Live capture (no RECORDING) is not available yet.
+                throw UsageError(message: "record-stroke needs a RECORDING (capturing from a live device is not available yet)")
+            }
+            return .recordStroke(name: name, output: output, description: description, recording: positional[0])
         case "replay":
             let config = try options.value("--config")
             let format = try options.format()
@@ -123,6 +141,12 @@ enum Arguments {
                         [RECORDING [--description DESC]] --output FILE.svg|FILE.html
                                      a picture of the region map (and of a recording's touches
                                      and gestures); HTML adds a timeline to play it
+          gestured replay --strokes [--config FILE] [--description DESC] RECORDING
+                                     every stroke of the recording and every stroke template's
+                                     score against it (the config's templates, or the built-ins)
+          gestured record-stroke --name NAME [--output FILE] RECORDING [--description DESC]
+                                     the recording's first stroke as a template file (stdout
+                                     without --output), for a stroke gesture's templates
           gestured devices [--json] [--config FILE]
                                      every input device udev knows: type, protocol, slots, axis
                                      ranges and resolution, the rule that applies, used or not

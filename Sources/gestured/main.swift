@@ -36,6 +36,10 @@ do throws(CommandFailure) {
     case .replay(let config, let format, let touches, let failed, let trace, let description, let recordings):
         try ReplayCommand.run(config: config, format: format, touches: touches, failed: failed, trace: trace,
                               description: description, recordings: recordings)
+    case .replayStrokes(let config, let description, let recording):
+        try StrokeCommands.scores(config: config, recording: recording, description: description)
+    case .recordStroke(let name, let output, let description, let recording):
+        try StrokeCommands.record(name: name, output: output, recording: recording, description: description)
     case .listen(let socket, let format, let filter, let touches, let failed, let exec, let shell):
         let runner = try exec.map { command throws(CommandFailure) in try ListenExec(command: command, shell: shell) }
         try ListenCommand.run(socket: socketPath(socket), format: format, filter: filter, touches: touches, failed: failed,

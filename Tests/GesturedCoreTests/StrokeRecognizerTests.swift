@@ -151,10 +151,11 @@ struct StrokeRecognizerTests {
         #expect(Self.answer(s) == "ended stroke=arrow")
     }
 
-    /// Early failure: with `circle` (length 2.22 × its diagonal) the longest template, a circle
-    /// drawn 1.3 times round (ratio 2.9) is judged at the lift, one drawn twice round (4.4)
-    /// fails while the finger is still down: beyond 1.5 × 2.22 = 3.33.
-    @Test(arguments: [(52, false), (80, true)])
+    /// Early failure: with `circle` the longest template (2.22 × its diagonal, counted twice as
+    /// a closed shape may be drawn round twice), a circle drawn 2.5 times round (ratio 5.6) is
+    /// judged at the lift; one drawn 4 times round (8.9) fails while the finger is still down,
+    /// beyond 1.5 × 2 × 2.22 = 6.7.
+    @Test(arguments: [(100, false), (160, true)])
     func aPathFarLongerThanAnyTemplateFailsBeforeTheLift(steps: Int, early: Bool) throws {
         var s = try script([Self.stroke("s", ["circle", "check"])])
         let points = (0...steps).map { k in

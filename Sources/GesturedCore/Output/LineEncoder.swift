@@ -438,7 +438,7 @@ public enum LineEncoder {
     }
 
     /// How a string prints as a text value: bare when it is a plain token, else quoted.
-    static func textString(_ s: String) -> String { value(s, format: .text) }
+    public static func textString(_ s: String) -> String { value(s, format: .text) }
 
     /// How a string prints as a JSON value: quoted, `"` and `\\` escaped, control characters as
     /// `\n`, `\t`, `\r` or `\u00XX` (also for `gestured devices --json` and the benchmark's JSON).

@@ -8,10 +8,11 @@
 ///   with fewer touches than required ever down together;
 /// - at a lift whose path is shorter than `GestureDefaults.minimumStrokeLength` (a tap);
 /// - early, during the drawing, once the path can no longer match: when its length exceeds
-///   `earlyFailFactor` times the longest length-to-size ratio of its templates, times the
-///   diagonal of the path's bounding box (the drawing has wound around far more than any
-///   template does, as a scribble or a shape drawn over and over). Both sides of that ratio are
-///   free of scale, so the rule holds at every size.
+///   `earlyFailFactor` times the longest length-to-size ratio of its templates (a closed one
+///   counted twice: it may be drawn round twice), times the diagonal of the path's bounding box
+///   (the drawing has wound around far more than any template does, as a scribble or a shape
+///   drawn over and over). Both sides of that ratio are free of scale, so the rule holds at
+///   every size.
 ///
 /// The path is recorded while exactly the required touches are down (the centroid's
 /// translation, which does not jump when a finger lands), from the first such frame to the first

@@ -1,0 +1,66 @@
+import GesturedConfig
+import GesturedCore
+import GesturedIO
+import Glibc
+
+/// `gestured record-stroke` and `gestured replay --strokes`: templates from recordings, and how
+/// every stroke of a recording scores against every template.
+enum StrokeCommands {
+    /// `record-stroke --name NAME [--output FILE] RECORDING [--description DESC]`: the first
+    /// stroke of the recording as a template file, to FILE or stdout.
+    static func record(name: String, output: String?, recording: String, description: String?) throws(CommandFailure) {
+        let strokes = try strokes(config: nil, recording: recording, description: description)
+        guard let stroke = strokes.first else {
+            throw CommandFailure(ExitStatus.failure, "\(recording): no stroke: no touch went down and lifted")
+        }
+        guard stroke.points.count >= StrokeTemplate.minimumPoints else {
+            throw CommandFailure(ExitStatus.failure, "\(recording): the first stroke did not move")
+        }
+        var comment = "gestured record-stroke --name \(name): the first stroke of \(recording)"
+        comment += "\n(\(stroke.touches) touch\(stroke.touches == 1 ? "" : "es"), \(stroke.points.count) points, "
+            + "\(LineEncoder.fixed((stroke.end - stroke.start).seconds, decimals: 3)) s)"
+        let text = StrokeTemplateFile.text([StrokeTemplate(name: name, points: stroke.points)], comment: comment)
+        guard let output else { print(text, terminator: ""); return }
+        do { try writeFile(path: output, bytes: Array(text.utf8)) } catch {
+            throw CommandFailure(ExitStatus.failure, "\(output): \(error)")
+        }
+    }
+
+    /// `replay --strokes`: one line per stroke, `stroke N time=… touches=K` and every template's
+    /// best score, highest first (`name=0.953`). The templates are those of the configuration's
+    /// stroke gestures, or the built-in ones when it has none.
+    static func scores(config: String?, recording: String, description: String?) throws(CommandFailure) {
+        let configuration = try loadConfiguration(config)
+        var templates: [StrokeTemplate] = []
+        func collect(_ views: [ViewSpec]) {
+            for view in views {
+                for gesture in view.gestures {
+                    if case .stroke(let p) = gesture.kind { templates += p.templates.filter { !templates.contains($0) } }
+                }
+                collect(view.subviews)
+            }
+        }
+        collect(configuration.views)
+        if templates.isEmpty { templates = StrokeLibrary.all }
+        var matcher = StrokeMatcher(templates: templates)
+        let strokes = try strokes(config: config, recording: recording, description: description)
+        for (i, stroke) in strokes.enumerated() {
+            let scores = matcher.scores(stroke.points)
+            let ranked = zip(matcher.names, scores).sorted { $0.1 > $1.1 }
+            var line = "stroke \(i + 1) time=\(stroke.start) touches=\(stroke.touches) points=\(stroke.points.count)"
+            for (name, score) in ranked { line += " \(LineEncoder.textString(name))=\(LineEncoder.fixed(score, decimals: 3))" }
+            print(line)
+        }
+    }
+
+    private static func strokes(config: String?, recording: String,
+                                description: String?) throws(CommandFailure) -> [StrokeCollector.Stroke] {
+        let configuration = try loadConfiguration(config)
+        let (device, events) = try ReplayCommand.load(recording: recording, description: description)
+        do {
+            return try Replay.strokes(device: device, events: events, configuration: configuration)
+        } catch {
+            throw CommandFailure(ExitStatus.failure, "\(recording): \(error)")
+        }
+    }
+}
