@@ -26,6 +26,9 @@ public struct Scenario: Sendable, CustomStringConvertible {
         /// Twenty recognizers on the one view the touches land in, the continuous ones allowed to
         /// run simultaneously (the worst case: none of them is forced out early).
         case twenty = "20"
+        /// The default nine and a stroke recognizer with the sixteen built-in templates: its
+        /// path buffer fills, thins and is matched at every lift.
+        case stroke = "default+stroke"
     }
 
     public var gesture: Gesture
@@ -36,14 +39,17 @@ public struct Scenario: Sendable, CustomStringConvertible {
         self.gesture = gesture; self.views = views; self.recognizers = recognizers
     }
 
-    /// Every combination: 5 gestures × {1, 32, 256} views × {default, 20} recognizers.
+    /// Every combination: 5 gestures × {1, 32, 256} views × {default, 20} recognizers, and each
+    /// gesture on one view with the stroke set.
     public static let all: [Scenario] = Gesture.allCases.flatMap { gesture in
         [1, 32, 256].flatMap { views in
-            Recognizers.allCases.map { Scenario(gesture: gesture, views: views, recognizers: $0) }
+            [Recognizers.defaultSet, .twenty].map { Scenario(gesture: gesture, views: views, recognizers: $0) }
         }
-    }
+    } + Gesture.allCases.map { Scenario(gesture: $0, views: 1, recognizers: .stroke) }
 
-    public var description: String { "\(gesture.rawValue)/\(views)v/\(recognizers.rawValue)r" }
+    public var description: String {
+        "\(gesture.rawValue)/\(views)v/\(recognizers.rawValue)\(recognizers == .stroke ? "" : "r")"
+    }
 
     public static let screen = Size(width: 1280, height: 800)
 
@@ -58,7 +64,11 @@ public struct Scenario: Sendable, CustomStringConvertible {
     /// The configuration: a root view filling the screen and `views − 1` leaf subviews tiling it
     /// in a grid, so every touch is hit-tested through all of them and lands in a leaf.
     public func configuration(defaultGestures: [GestureSpec]) -> Configuration {
-        let gestures = recognizers == .twenty ? Self.twentyRecognizers() : defaultGestures
+        let gestures = switch recognizers {
+        case .defaultSet: defaultGestures
+        case .twenty: Self.twentyRecognizers()
+        case .stroke: defaultGestures + [Self.strokeRecognizer()]
+        }
         let leaves = views - 1
         var root = ViewSpec(id: "root", gestures: [])
         if leaves == 0 {
@@ -75,6 +85,12 @@ public struct Scenario: Sendable, CustomStringConvertible {
             root.gestures = gestures
         }
         return Configuration(screen: Self.screen, views: [root])
+    }
+
+    static func strokeRecognizer() -> GestureSpec {
+        var p = StrokeParameters()
+        p.templates = StrokeLibrary.all
+        return GestureSpec(id: "shape", kind: .stroke(p))
     }
 
     static func twentyRecognizers() -> [GestureSpec] {

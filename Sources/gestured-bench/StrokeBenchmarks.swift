@@ -3,53 +3,87 @@ import GesturedCore
 import GesturedTestSupport
 import Glibc
 
-/// `gestured-bench strokes`: the stroke recognizer's accuracy on the seeded synthetic hands and
-/// its cost at lift (docs/RECOGNIZERS.md, "Stroke accuracy").
+/// The stroke recognizer's figures (docs/RECOGNIZERS.md, "Stroke accuracy"): accuracy on the
+/// seeded synthetic hands through the real engine, the matching methods compared on the same
+/// drawings, the confusion matrix, and the cost of the decision at lift.
+///
+///     gestured-bench strokes [PER-SHAPE]   (make bench runs it with 200)
 enum StrokeBenchmarks {
-    static func run(arguments: [String]) throws {
-        let perShape = arguments.first.flatMap(Int.init) ?? 200
+    /// The seed of the drawings measured; the user's examples come from another hand.
+    static let seed: UInt64 = 13
+
+    static func run(perShape: Int = 200, log: (String) -> Void) throws {
         var parameters = StrokeParameters()
         parameters.templates = StrokeLibrary.all
         parameters.minimumScore = 0
-        let samples = try StrokeAccuracy.run(parameters, perShape: perShape, seed: 13)
+        let defaultScore = GestureDefaults.minimumStrokeScore
+        log("strokes: \(perShape) drawings of each of the 16 shapes, \(perShape) scribbles, \(perShape) lines (seed \(seed))")
+
+        let builtIn = try StrokeAccuracy.run(parameters, perShape: perShape, seed: seed)
         var withUser = parameters
         withUser.templates = StrokeLibrary.all + userExamples()
-        let userSamples = try StrokeAccuracy.run(withUser, perShape: perShape, seed: 13)
-        for threshold in stride(from: 0.74, through: 0.86, by: 0.01) {
-            let r = StrokeAccuracy.result(userSamples, minimumScore: threshold)
-            if threshold > 0.795 && threshold < 0.805 { print(confusion(r)) }
-            print("3 user examples at \(LineEncoder.fixed(threshold, decimals: 2)): shapes \(percent(r.shapeAccuracy)), scribbles+lines \(percent(r.falseRecognitions))")
+        let user = try StrokeAccuracy.run(withUser, perShape: perShape, seed: seed)
+        log("  minimumScore  built-in: shapes right  scribbles+lines recognized   +3 user examples: shapes right  scribbles+lines")
+        for threshold in stride(from: 0.70, through: 0.901, by: 0.02) {
+            let b = StrokeAccuracy.result(builtIn, minimumScore: threshold), u = StrokeAccuracy.result(user, minimumScore: threshold)
+            log("  \(fixed(threshold))          \(percent(b.shapeAccuracy))        \(percent(b.falseRecognitions))"
+                + "                        \(percent(u.shapeAccuracy))        \(percent(u.falseRecognitions))")
         }
-        let variants: [(String, StrokeMatcher)] = [
-            ("protractor, drawn direction only", StrokeMatcher(templates: StrokeLibrary.all, bothDirections: false, everyStart: false)),
-            ("protractor, both directions", StrokeMatcher(templates: StrokeLibrary.all, everyStart: false)),
-            ("protractor, both directions, every start of closed shapes", StrokeMatcher(templates: StrokeLibrary.all)),
+        let atDefault = StrokeAccuracy.result(builtIn, minimumScore: defaultScore)
+        let userAtDefault = StrokeAccuracy.result(user, minimumScore: defaultScore)
+        log("  at the default \(fixed(defaultScore)): built-in \(percent(atDefault.shapeAccuracy)) right, "
+            + "\(percent(atDefault.falseRecognitions)) false; with 3 user examples \(percent(userAtDefault.shapeAccuracy)) right, "
+            + "\(percent(userAtDefault.falseRecognitions)) false")
+        log("  confusion at \(fixed(defaultScore)), built-in templates (row: drawn; answers, - = failed):")
+        for line in confusion(atDefault) { log("    " + line) }
+
+        log("  matching methods on the same drawings (matcher only, at \(fixed(defaultScore))):")
+        let methods: [(String, StrokeMatcher)] = [
+            ("Protractor, drawn direction only", StrokeMatcher(templates: StrokeLibrary.all, bothDirections: false, everyStart: false)),
+            ("Protractor, both directions", StrokeMatcher(templates: StrokeLibrary.all, everyStart: false)),
+            ("Protractor, both directions, every start of closed shapes",
+             StrokeMatcher(templates: StrokeLibrary.all)),
         ]
-        for (name, matcher) in variants {
-            let s = StrokeAccuracy.run(matcher, perShape: perShape, seed: 13)
-            for threshold in [0.7, 0.75, 0.8, 0.85] {
-                let r = StrokeAccuracy.result(s, minimumScore: threshold)
-                print("\(name) at \(threshold): shapes \(percent(r.shapeAccuracy)), scribbles+lines \(percent(r.falseRecognitions))")
-            }
+        for (name, matcher) in methods {
+            let r = StrokeAccuracy.result(StrokeAccuracy.run(matcher, perShape: perShape, seed: seed), minimumScore: defaultScore)
+            log("    \(name): shapes \(percent(r.shapeAccuracy)), scribbles+lines \(percent(r.falseRecognitions))")
         }
-        for threshold in stride(from: 0.74, through: 0.86, by: 0.01) {
-            let r = StrokeAccuracy.result(samples, minimumScore: threshold)
-            
-            print("minimumScore \(LineEncoder.fixed(threshold, decimals: 2)): shapes \(percent(r.shapeAccuracy)), scribbles+lines \(percent(r.falseRecognitions))")
-        }
+        log("  decision at lift, 16 templates: median \(fixed(liftCost(), decimals: 1)) µs")
     }
 
+    /// The median time of `StrokeMatcher.bestMatch` over the 16 built-ins, for 1 600 drawings
+    /// of the generator as `StrokePath` keeps them, in microseconds.
+    static func liftCost() -> Double {
+        var hand = SyntheticHand(seed: seed + 1)
+        let paths = (0..<100).flatMap { _ in StrokeLibrary.all.map { StrokePath.kept(hand.draw($0.points).points) } }
+        var matcher = StrokeMatcher(templates: StrokeLibrary.all)
+        var times: [Double] = []
+        var sink = 0.0
+        for path in paths {
+            let start = Clock.nanoseconds()
+            sink += path.withUnsafeBufferPointer { matcher.bestMatch($0)?.score ?? 0 }
+            times.append(Double(Clock.nanoseconds() - start) / 1000)
+        }
+        precondition(sink > 0)
+        return times.sorted()[times.count / 2]
+    }
+
+    /// Three examples of each shape from another hand, kept as the recognizer keeps a path
+    /// (what `gestured record-stroke` writes).
     static func userExamples() -> [StrokeTemplate] {
         var hand = SyntheticHand(seed: 99)
-        return (0..<3).flatMap { _ in StrokeLibrary.all.map { StrokeTemplate(name: $0.name, points: StrokePath.kept(hand.draw($0.points).points)) } }
+        return (0..<3).flatMap { _ in
+            StrokeLibrary.all.map { StrokeTemplate(name: $0.name, points: StrokePath.kept(hand.draw($0.points).points)) }
+        }
     }
 
-    static func percent(_ x: Double) -> String { LineEncoder.fixed(100 * x, decimals: 2) + "%" }
-}
-extension StrokeBenchmarks {
-    static func confusion(_ r: StrokeAccuracy.Result) -> String {
+    static func confusion(_ r: StrokeAccuracy.Result) -> [String] {
         r.rows.map { row in
-            row + ": " + r.confusion[row]!.sorted { $0.value > $1.value }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        }.joined(separator: "\n")
+            row + ": " + r.confusion[row]!.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) \($0.value)" }
+                .joined(separator: ", ")
+        }
     }
+
+    static func percent(_ x: Double) -> String { fixed(100 * x) + "%" }
+    static func fixed(_ x: Double, decimals: Int = 2) -> String { LineEncoder.fixed(x, decimals: decimals) }
 }

@@ -10,6 +10,7 @@ import Glibc
 ///     gestured-bench write-recording FRAMES PATH   (a pan recording, and PATH.desc)
 ///     gestured-bench alloc-trace GESTURE VIEWS RECOGNIZERS   (traps at a steady frame's allocation)
 ///     gestured-bench alloc-check   (every scenario's steady frames; exit 1 if any allocates)
+///     gestured-bench strokes [PER-SHAPE]   (stroke accuracy and cost; also part of the full run)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -40,7 +41,7 @@ if arguments.first == "alloc-trace" {
 }
 
 if arguments.first == "strokes" {
-    try StrokeBenchmarks.run(arguments: Array(arguments.dropFirst()))
+    try StrokeBenchmarks.run(perShape: arguments.dropFirst().first.flatMap(Int.init) ?? 200) { print($0) }
     exit(0)
 }
 
@@ -83,6 +84,8 @@ if !options.daemonOnly {
 
     log("soak: 1,000,000 frames through one pipeline")
     report.soak = CoreBenchmarks.soak(log: log)
+
+    try StrokeBenchmarks.run(log: log)
 
     log("callgrind (instructions per frame, chaos10/256v/20r)")
     report.callgrind = Callgrind.measure(Scenario(gesture: .chaos10, views: 256, recognizers: .twenty), log: log)
