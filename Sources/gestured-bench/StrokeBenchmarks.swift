@@ -87,3 +87,27 @@ enum StrokeBenchmarks {
     static func percent(_ x: Double) -> String { fixed(100 * x) + "%" }
     static func fixed(_ x: Double, decimals: Int = 2) -> String { LineEncoder.fixed(x, decimals: decimals) }
 }
+
+extension StrokeBenchmarks {
+    /// `gestured-bench stroke-pictures DIR`: one SVG per built-in template, drawn from its very
+    /// points (docs/RECOGNIZERS.md shows them), with a dot where the drawing starts.
+    static func writePictures(directory: String) throws {
+        for template in StrokeLibrary.all {
+            let xs = template.points.map(\.x), ys = template.points.map(\.y)
+            let (minX, minY) = (xs.min()!, ys.min()!)
+            let scale = 100 / max(xs.max()! - minX, ys.max()! - minY)
+            let points = template.points.map { (x: 10 + ($0.x - minX) * scale, y: 10 + ($0.y - minY) * scale) }
+            let path = points.map { "\(fixed($0.x, decimals: 1)),\(fixed($0.y, decimals: 1))" }.joined(separator: " ")
+            let svg = """
+                <svg xmlns="http://www.w3.org/2000/svg" width="120" height="120" viewBox="0 0 120 120">
+                  <title>\(template.name)</title>
+                  <rect width="120" height="120" fill="white"/>
+                  <polyline points="\(path)" fill="none" stroke="#1f5fa8" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/>
+                  <circle cx="\(fixed(points[0].x, decimals: 1))" cy="\(fixed(points[0].y, decimals: 1))" r="5" fill="#d23c2a"/>
+                </svg>
+
+                """
+            try DaemonBenchmarks.writeBytes(path: directory + "/" + template.name + ".svg", Array(svg.utf8))
+        }
+    }
+}

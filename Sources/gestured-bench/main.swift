@@ -11,6 +11,7 @@ import Glibc
 ///     gestured-bench alloc-trace GESTURE VIEWS RECOGNIZERS   (traps at a steady frame's allocation)
 ///     gestured-bench alloc-check   (every scenario's steady frames; exit 1 if any allocates)
 ///     gestured-bench strokes [PER-SHAPE]   (stroke accuracy and cost; also part of the full run)
+///     gestured-bench stroke-pictures DIR   (an SVG of each built-in stroke template)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -42,6 +43,12 @@ if arguments.first == "alloc-trace" {
 
 if arguments.first == "strokes" {
     try StrokeBenchmarks.run(perShape: arguments.dropFirst().first.flatMap(Int.init) ?? 200) { print($0) }
+    exit(0)
+}
+
+if arguments.first == "stroke-pictures" {
+    guard arguments.count == 2 else { fatalError("usage: gestured-bench stroke-pictures DIRECTORY") }
+    try StrokeBenchmarks.writePictures(directory: arguments[1])
     exit(0)
 }
 
