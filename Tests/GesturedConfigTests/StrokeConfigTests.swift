@@ -1,4 +1,3 @@
-import Glibc
 import GesturedConfig
 import GesturedCore
 import Testing
@@ -47,88 +46,64 @@ import Testing
         ])
     }
 
+    /// Files as the executable would read them: in memory here (the library makes no system
+    /// calls; the binary's reading is tested in GesturedTests' StrokeRecordingTests).
+    static func reader(_ files: [String: String]) -> ConfigLoader.ReadFile {
+        { path in
+            guard let text = files[path] else {
+                return .failure(ConfigLoader.unreadable(file: path, message: "cannot open: No such file or directory"))
+            }
+            return .success(Array(text.utf8))
+        }
+    }
+
+    static func load(_ config: String, _ files: [String: String]) -> [String] {
+        do {
+            _ = try ConfigLoader.parse(config, file: "/etc/gestured/gestured.json5", readFile: reader(files))
+            return []
+        } catch {
+            return error.diagnostics.map(\.description)
+        }
+    }
+
     @Test func missingTemplateFile() throws {
-        let directory = try TemporaryFiles()
-        let config = directory.write("gestured.json5", """
+        #expect(Self.load("""
             {
               views: [{ id: "v", gestures: [
                 { id: "s", type: "stroke", templates: [{ file: "strokes/admin.json5" }] },
               ] }],
             }
-            """)
-        do {
-            _ = try ConfigLoader.load(path: config)
-            Issue.record("accepted a missing template file")
-        } catch {
-            #expect(error.diagnostics.map(\.description) == [
-                "\(config):3:52: views[0].gestures[0].templates[0].file: \(directory.path)/strokes/admin.json5: cannot open: No such file or directory",
+            """, [:]) == [
+                "/etc/gestured/gestured.json5:3:52: views[0].gestures[0].templates[0].file: /etc/gestured/strokes/admin.json5: cannot open: No such file or directory",
             ])
-        }
     }
 
     /// A template file relative to the configuration; its own mistakes are located in it.
     @Test func templateFileRelativeToTheConfiguration() throws {
-        let directory = try TemporaryFiles()
-        _ = directory.write("strokes/admin.json5", StrokeTemplateFile.text(
+        let admin = StrokeTemplateFile.text(
             [StrokeTemplate(name: "admin", points: [Point(x: 0, y: 0), Point(x: 50, y: 80), Point(x: 100, y: 0)])],
-            comment: "recorded by hand"))
-        let bad = directory.write("strokes/bad.json5", "{ templates: [{ name: 'b', points: [[0, 0]] }] }")
-        let config = directory.write("gestured.json5", """
+            comment: "recorded by hand")
+        let files = ["/etc/gestured/strokes/admin.json5": admin,
+                     "/etc/gestured/strokes/bad.json5": "{ templates: [{ name: 'b', points: [[0, 0]] }] }"]
+        let configuration = try ConfigLoader.parse("""
             { views: [{ id: "v", gestures: [{ id: "s", type: "stroke", templates: ["v", { file: "strokes/admin.json5" }] }] }] }
-            """)
-        let configuration = try ConfigLoader.load(path: config)
+            """, file: "/etc/gestured/gestured.json5", readFile: Self.reader(files))
         guard case .stroke(let p)? = configuration.views.first?.gestures.first?.kind else { Issue.record("no stroke"); return }
         #expect(p.templates.map(\.name) == ["v", "admin"])
         #expect(p.templates[1].points == [Point(x: 0, y: 0), Point(x: 50, y: 80), Point(x: 100, y: 0)])
 
-        _ = directory.write("gestured.json5", """
-            { views: [{ id: "v", gestures: [{ id: "s", type: "stroke", templates: [{ file: "strokes/bad.json5" }] }] }] }
-            """)
-        do {
-            _ = try ConfigLoader.load(path: config)
-            Issue.record("accepted a bad template file")
-        } catch {
-            #expect(error.diagnostics.map(\.description) == [
-                "\(bad):1:36: templates[0].points: too few points: a template needs at least 2, found 1",
+        #expect(Self.load("""
+            { views: [{ id: "v", gestures: [{ id: "s", type: "stroke", templates: [{ file: "/etc/gestured/strokes/bad.json5" }] }] }] }
+            """, files) == [
+                "/etc/gestured/strokes/bad.json5:1:36: templates[0].points: too few points: a template needs at least 2, found 1",
             ])
-        }
-    }
-}
-
-/// A temporary directory for configuration files, removed with its files when released.
-final class TemporaryFiles {
-    let path: String
-    private var files: [String] = []
-
-    init() throws {
-        var template = Array("/tmp/gestured-config-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw Failure() }
-        path = String(cString: made)
     }
 
-    struct Failure: Error {}
-
-    /// Writes `text` to `name` (creating its directory) and returns the file's path.
-    @discardableResult
-    func write(_ name: String, _ text: String) -> String {
-        let file = path + "/" + name
-        if let slash = name.lastIndex(of: "/") { mkdir(path + "/" + name[..<slash], 0o700) }
-        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        _ = text.utf8CString.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count - 1) }
-        close(fd)
-        if !files.contains(file) { files.append(file) }
-        return file
-    }
-
-    deinit {
-        for file in files { unlink(file) }
-        for file in files.reversed() {
-            var directory = file
-            while let slash = directory.lastIndex(of: "/"), directory.count > path.count {
-                directory = String(directory[..<slash])
-                if directory.count > path.count { rmdir(directory) }
-            }
-        }
-        rmdir(path)
+    /// Without a file reader (a configuration parsed from text alone), a template file is an
+    /// error, not a silent empty list.
+    @Test func templateFileWithoutAReader() {
+        #expect(diagnostics("{ views: [{ id: 'v', gestures: [{ id: 's', type: 'stroke', templates: [{ file: 'a.json5' }] }] }] }") == [
+            "test.json5:1:80: views[0].gestures[0].templates[0].file: template files cannot be read here (no file reader was given)",
+        ])
     }
 }
