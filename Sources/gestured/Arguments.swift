@@ -10,6 +10,8 @@ enum Command: Equatable {
     case draw(config: String?, layout: String?, background: String?, recording: String?, description: String?, output: String)
     case replayStrokes(config: String?, description: String?, recording: String)
     case recordStroke(name: String, output: String?, description: String?, recording: String)
+    /// `record-stroke` without a RECORDING: the first stroke drawn on a live touch device.
+    case recordLiveStroke(name: String, output: String?, config: String?, timeout: Double)
     case devices(config: String?, json: Bool)
     case listen(socket: String?, format: LineFormat, filter: LineFilter?, touches: Bool, failed: Bool,
                 exec: String? = nil, shell: Bool = false)
@@ -52,12 +54,23 @@ enum Arguments {
                 throw UsageError(message: "record-stroke needs --name NAME")
             }
             let output = try options.value("--output"), description = try options.value("--description")
-            guard let positional = try? options.finish(positional: 1) else {
-                try options.finish(positional: 0)
-                // Live capture (no RECORDING) is not available yet.
-                throw UsageError(message: "record-stroke needs a RECORDING (capturing from a live device is not available yet)")
+            let config = try options.value("--config"), timeoutText = try options.value("--timeout")
+            let positional = try options.finish(positional: 0...1)
+            if let recording = positional.first {
+                if config != nil || timeoutText != nil {
+                    throw UsageError(message: "--config and --timeout go with capturing from a live device (no RECORDING)")
+                }
+                return .recordStroke(name: name, output: output, description: description, recording: recording)
             }
-            return .recordStroke(name: name, output: output, description: description, recording: positional[0])
+            if description != nil { throw UsageError(message: "--description goes with a RECORDING") }
+            var timeout = 60.0
+            if let timeoutText {
+                guard let value = Double(timeoutText), value.isFinite, value > 0 else {
+                    throw UsageError(message: "--timeout must be a number of seconds above 0, not '\(timeoutText)'")
+                }
+                timeout = value
+            }
+            return .recordLiveStroke(name: name, output: output, config: config, timeout: timeout)
         case "replay":
             let config = try options.value("--config")
             let format = try options.format()
@@ -147,6 +160,10 @@ enum Arguments {
           gestured record-stroke --name NAME [--output FILE] RECORDING [--description DESC]
                                      the recording's first stroke as a template file (stdout
                                      without --output), for a stroke gesture's templates
+          gestured record-stroke --name NAME [--output FILE] [--config FILE] [--timeout SECONDS]
+                                     the same from the first stroke drawn on a touch device
+                                     that `run` would use (the first touch down to the last
+                                     lift); gives up after SECONDS (default 60)
           gestured devices [--json] [--config FILE]
                                      every input device udev knows: type, protocol, slots, axis
                                      ranges and resolution, the rule that applies, used or not

@@ -10,13 +10,31 @@ enum StrokeCommands {
     /// stroke of the recording as a template file, to FILE or stdout.
     static func record(name: String, output: String?, recording: String, description: String?) throws(CommandFailure) {
         let strokes = try strokes(config: nil, recording: recording, description: description)
+        try write(name: name, output: output, source: recording, strokes: strokes)
+    }
+
+    /// `record-stroke --name NAME [--output FILE] [--config FILE] [--timeout SECONDS]`: the first
+    /// stroke drawn on a live touch device (`LiveStrokeCapture`), written as `record` writes it.
+    static func recordLive(name: String, output: String?, config: String?, timeout: Double) throws(CommandFailure) {
+        let configuration = try loadConfiguration(config)
+        let capture = try LiveStrokeCapture.capture(configuration: configuration, timeout: timeout)
+        let strokes: [StrokeCollector.Stroke]
+        do { strokes = try Replay.strokes(device: capture.device, events: capture.events, configuration: configuration) } catch {
+            throw CommandFailure(ExitStatus.failure, "\(capture.label): \(error)")
+        }
+        try write(name: name, output: output, source: capture.label, strokes: strokes)
+    }
+
+    /// The first of `strokes` as a template called `name`, to `output` or stdout.
+    private static func write(name: String, output: String?, source: String,
+                              strokes: [StrokeCollector.Stroke]) throws(CommandFailure) {
         guard let stroke = strokes.first else {
-            throw CommandFailure(ExitStatus.failure, "\(recording): no stroke: no touch went down and lifted")
+            throw CommandFailure(ExitStatus.failure, "\(source): no stroke: no touch went down and lifted")
         }
         guard stroke.points.count >= StrokeTemplate.minimumPoints else {
-            throw CommandFailure(ExitStatus.failure, "\(recording): the first stroke did not move")
+            throw CommandFailure(ExitStatus.failure, "\(source): the first stroke did not move")
         }
-        var comment = "gestured record-stroke --name \(name): the first stroke of \(recording)"
+        var comment = "gestured record-stroke --name \(name): the first stroke of \(source)"
         comment += "\n(\(stroke.touches) touch\(stroke.touches == 1 ? "" : "es"), \(stroke.points.count) points, "
             + "\(LineEncoder.fixed((stroke.end - stroke.start).seconds, decimals: 3)) s)"
         let text = StrokeTemplateFile.text([StrokeTemplate(name: name, points: stroke.points)], comment: comment)

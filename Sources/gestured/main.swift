@@ -40,6 +40,8 @@ do throws(CommandFailure) {
         try StrokeCommands.scores(config: config, recording: recording, description: description)
     case .recordStroke(let name, let output, let description, let recording):
         try StrokeCommands.record(name: name, output: output, recording: recording, description: description)
+    case .recordLiveStroke(let name, let output, let config, let timeout):
+        try StrokeCommands.recordLive(name: name, output: output, config: config, timeout: timeout)
     case .listen(let socket, let format, let filter, let touches, let failed, let exec, let shell):
         let runner = try exec.map { command throws(CommandFailure) in try ListenExec(command: command, shell: shell) }
         try ListenCommand.run(socket: socketPath(socket), format: format, filter: filter, touches: touches, failed: failed,

@@ -72,6 +72,12 @@ struct CommandLineTests {
         (["listen", "--exec", " "], "gestured: --exec needs a command"),
         (["listen", "--exec", "true", "--format", "json"], "gestured: --format applies to printed lines; --exec prints none"),
         (["listen", "--exec", "true", "--touches"], "gestured: --exec runs for gesture lines only; --touches would have no effect"),
+        (["record-stroke", "--name", "s", "--timeout", "0"], "gestured: --timeout must be a number of seconds above 0, not '0'"),
+        (["record-stroke", "--name", "s", "--timeout", "soon"], "gestured: --timeout must be a number of seconds above 0, not 'soon'"),
+        (["record-stroke", "--name", "s", "--timeout", "5", "x.events"],
+         "gestured: --config and --timeout go with capturing from a live device (no RECORDING)"),
+        (["record-stroke", "--name", "s", "--description", "x.desc"], "gestured: --description goes with a RECORDING"),
+        (["record-stroke", "--name", "s", "a.events", "b.events"], "gestured: expected 1 argument, got 2"),
     ])
     func usageErrorsExitTwo(arguments: [String], message: String) throws {
         let r = try run(arguments)
