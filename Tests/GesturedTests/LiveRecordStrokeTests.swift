@@ -1,5 +1,6 @@
 import GesturedConfig
 import GesturedCore
+import GesturedIO
 import GesturedTestSupport
 import Testing
 
@@ -69,5 +70,19 @@ struct LiveRecordStrokeTests {
         #expect(record.stderr.contains("no touch device: none that the configuration uses is present"), "\(record.stderr)")
         #expect(!record.stderr.contains("draw the shape"), "\(record.stderr)")
         #expect(record.stdout.isEmpty)
+    }
+
+    /// A touchscreen that nobody touches: the wait is bounded by --timeout (here 0.2 s of the
+    /// program's own epoll wait), then a clear error and exit 1, no file.
+    @Test func nobodyDrawingGivesUpAfterTheTimeout() throws {
+        let recording = try RealRecordings.named("Wacom ISDv4 E6 Finger.single-center-circle")
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-live-stroke-idle")
+        guard let record = try Self.recordStroke(recording, replaying: false,
+                                                 arguments: ["--output", directory.path + "/t.json5", "--timeout", "0.2"],
+                                                 in: directory) else { return }
+        #expect(record.termination == .exited(1), "\(record.stderr)")
+        #expect(record.stderr.contains("draw the shape on event7 (Wacom ISDv4 E6 Finger) now (waiting up to 0.2 s)\n"), "\(record.stderr)")
+        #expect(record.stderr.contains("no stroke drawn within 0.2 s (--timeout SECONDS gives more time)"), "\(record.stderr)")
+        #expect((try? readFile(path: directory.path + "/t.json5")) == nil)
     }
 }
