@@ -35,7 +35,14 @@ struct ScreensVMTests {
         try a.frame(Touch.up())
         for step in 5...8 { try b.frame(Touch.move(x: 1000 + Int32(step) * 60, y: 2000)) }
         try b.frame(Touch.up())
-        let lines = try #require(try client.lines(until: { $0.hasPrefix("gesture pan ended ") }), "stderr:\n\(daemon.log)")
+        // Until both panels' gestures are in: the daemon may read one panel's queue before the
+        // other's in a wakeup, so the two gestures' lines may come in either order.
+        var tapSeen = false, panEnded = false
+        let lines = try #require(try client.lines(until: { line in
+            if line.hasPrefix("gesture tap ") { tapSeen = true }
+            if line.hasPrefix("gesture pan ended ") { panEnded = true }
+            return tapSeen && panEnded
+        }), "stderr:\n\(daemon.log)")
         let gestures = lines.map(\.text).filter { $0.hasPrefix("gesture ") }
         let tap = gestures.filter { $0.hasPrefix("gesture tap ") }
         #expect(tap.count == 1 && tap[0].hasPrefix("gesture tap ended frontTap view=frontRoot device=\(a.sysname) screen=front "),
