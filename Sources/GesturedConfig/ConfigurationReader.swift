@@ -6,10 +6,10 @@ enum ConfigKeys {
     static let screenEntry = ["id", "width", "height", "devices", "views", "layouts"]
     static let screenDevice = ["match"]
     static let screen = ["width", "height"]
-    static let device = ["match", "rotation", "calibration", "grab", "ignore", "add", "maximumTouches"]
+    static let device = ["match", "rotation", "calibration", "grab", "ignore", "add", "maximumTouches", "passThrough"]
     static let match = ["name", "sysname", "vendor", "product", "type", "properties"]
     static let view = ["id", "frame", "isUserInteractionEnabled", "isHidden", "alpha", "hitTestInsets",
-                       "hitShape", "gestures", "subviews"]
+                       "hitShape", "gestures", "subviews", "forwardsTouches"]
     static let frame = ["x", "y", "width", "height"]
     static let insets = ["top", "left", "bottom", "right"]
     static let hitShape = ["circle", "polygon"]
@@ -89,6 +89,10 @@ extension DocumentReader {
         if let grab = bool(members["grab"]) { rule.grab = grab }
         if let ignore = bool(members["ignore"]) { rule.ignore = ignore }
         if let add = bool(members["add"]) { rule.add = add }
+        if let flag = bool(members["passThrough"]) {
+            rule.passThrough = flag
+            if flag { rule.grab = true }
+        }
         if let node = members["maximumTouches"], node.value != .null, let n = integer(node, minimum: 1) {
             rule.maximumTouches = n
         }
@@ -132,6 +136,7 @@ extension DocumentReader {
         if let node = members["frame"], node.value != .null { spec.frame = frame(node) }
         if let flag = bool(members["isUserInteractionEnabled"]) { spec.isUserInteractionEnabled = flag }
         if let flag = bool(members["isHidden"]) { spec.isHidden = flag }
+        if let flag = bool(members["forwardsTouches"]) { spec.forwardsTouches = flag }
         if let alpha = number(members["alpha"], minimum: 0, maximum: 1) { spec.alpha = alpha }
         if let node = members["hitTestInsets"] { spec.hitTestInsets = insets(node) ?? .zero }
         if let node = members["hitShape"], node.value != .null { spec.hitShape = hitShape(node) }

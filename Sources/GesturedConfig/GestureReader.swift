@@ -3,7 +3,8 @@ import GesturedCore
 /// The keys of a gesture object: the common ones, and per type the field names of that type's
 /// parameters struct (a test checks these lists against the structs by reflection).
 enum GestureKeys {
-    static let common = ["id", "type", "requireToFail", "recognizeSimultaneouslyWith", "action"]
+    static let common = ["id", "type", "requireToFail", "recognizeSimultaneouslyWith", "action",
+                         "cancelsTouchesInView", "delaysTouchesBegan", "delaysTouchesEnded"]
 
     /// In the order of `GestureKind`'s cases, which is also the order error messages list them.
     static let parameters: [(type: String, keys: [String])] = [
@@ -63,9 +64,13 @@ extension DocumentReader {
                                   requireToFail: requireToFail, simultaneous: simultaneous)
         }
         let action = members["action"].flatMap { $0.value == .null ? nil : gestureAction($0) }
+        var delivery = TouchDelivery()
+        if let flag = bool(members["cancelsTouchesInView"]) { delivery.cancelsTouchesInView = flag }
+        if let flag = bool(members["delaysTouchesBegan"]) { delivery.delaysTouchesBegan = flag }
+        if let flag = bool(members["delaysTouchesEnded"]) { delivery.delaysTouchesEnded = flag }
         guard let typeName, let kind = kind(typeName, members, of: node) else { return nil }
         return GestureSpec(id: id ?? "", kind: kind, requireToFail: requireToFail.map(\.id),
-                           recognizeSimultaneouslyWith: simultaneous.map(\.id), action: action)
+                           recognizeSimultaneouslyWith: simultaneous.map(\.id), action: action, delivery: delivery)
     }
 
     /// An array of gesture ids, each with its key path for the cross-checks.

@@ -4,7 +4,8 @@ import GesturedCore
 /// (exit status 2).
 enum Command: Equatable {
     case run(config: String?, socket: String?, verbose: Bool, trace: Bool)
-    case replay(config: String?, format: LineFormat, touches: Bool, failed: Bool, trace: Bool, description: String?, recordings: [String])
+    case replay(config: String?, format: LineFormat, touches: Bool, failed: Bool, trace: Bool, forwarded: Bool,
+                description: String?, recordings: [String])
     case checkConfig(file: String, strict: Bool)
     case explain(config: String?, layout: String?, x: Double, y: Double)
     case draw(config: String?, layout: String?, background: String?, recording: String?, description: String?, output: String)
@@ -75,10 +76,10 @@ enum Arguments {
             let config = try options.value("--config")
             let format = try options.format()
             let touches = options.flag("--touches"), failed = options.flag("--failed")
-            let trace = options.flag("--trace")
+            let trace = options.flag("--trace"), forwarded = options.flag("--forwarded")
             let description = try options.value("--description")
             let recordings = try options.finish(atLeast: 1)
-            return .replay(config: config, format: format, touches: touches, failed: failed, trace: trace,
+            return .replay(config: config, format: format, touches: touches, failed: failed, trace: trace, forwarded: forwarded,
                            description: description, recordings: recordings)
         case "check-config":
             let strict = options.flag("--strict")
@@ -140,7 +141,7 @@ enum Arguments {
                                      the daemon, in the foreground (systemd runs it like this);
                                      --trace: every recognizer transition, with its reason
           gestured replay [--config FILE] [--format text|json] [--touches] [--failed] [--trace]
-                          [--description DESC] RECORDING [RECORDING ...]
+                          [--forwarded] [--description DESC] RECORDING [RECORDING ...]
                                      the daemon's pipeline over evemu recordings (several: one
                                      device each, event0, event1, ..., interleaved by time),
                                      lines to stdout (--trace: transitions with reasons to stderr)

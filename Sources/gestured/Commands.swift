@@ -102,7 +102,7 @@ enum ReplayCommand {
     static func sysname(_ k: Int) -> String { "event\(k)" }
 
     /// Replays one recording, or several interleaved by time (one device each).
-    static func run(config: String?, format: LineFormat, touches: Bool, failed: Bool, trace: Bool,
+    static func run(config: String?, options: Replay.Options,
                     description: String?, recordings paths: [String]) throws(CommandFailure) {
         let configuration = try loadConfiguration(config)
         var recordings: [(device: DeviceDescription, events: [RawEvent])] = []
@@ -113,7 +113,7 @@ enum ReplayCommand {
         var out = OutputBuffer()
         do {
             try Replay.run(recordings: recordings, configuration: configuration,
-                           options: Replay.Options(format: format, touches: touches, failed: failed, trace: trace),
+                           options: options,
                            traced: { Log.trace($0) }) { out.take(&$0) }
         } catch {
             out.flush()

@@ -33,8 +33,9 @@ do throws(CommandFailure) {
                             description: description, output: output)
     case .devices(let config, let json):
         try DevicesCommand.run(config: config, json: json)
-    case .replay(let config, let format, let touches, let failed, let trace, let description, let recordings):
-        try ReplayCommand.run(config: config, format: format, touches: touches, failed: failed, trace: trace,
+    case .replay(let config, let format, let touches, let failed, let trace, let forwarded, let description, let recordings):
+        try ReplayCommand.run(config: config, options: Replay.Options(format: format, touches: touches, failed: failed,
+                                                                     trace: trace, forwarded: forwarded),
                               description: description, recordings: recordings)
     case .replayStrokes(let config, let description, let recording):
         try StrokeCommands.scores(config: config, recording: recording, description: description)

@@ -52,6 +52,7 @@ public struct GestureEngine: Sendable {
         let view: ViewTree.Index
         let viewID: String
         let recognizer: RecognizerSet.Ref
+        let delivery: TouchDelivery
         var phase: Phase = .possible
         /// Touches routed here that are still down (including those seen while deaf).
         var touches: [TouchID] = []
@@ -73,6 +74,8 @@ public struct GestureEngine: Sendable {
     private var routes: [TouchID: [Int]] = [:]
     /// The hit-test result of each live touch (nil: no view).
     private var touchViews: [TouchID: ViewTree.Index] = [:]
+    /// Slot index by gesture id (the `name` of gesture events).
+    private var slotByName: [String: Int] = [:]
 
     /// Per slot: how many of the current frame's updates are of its touches (0 between frames).
     private var routedCount: [Int] = []
@@ -100,7 +103,8 @@ public struct GestureEngine: Sendable {
                 indexByName[spec.id] = slots.count
                 let empty = GestureSample(touches: 0, location: .zero, device: "", values: .none)
                 slots.append(Slot(name: spec.id, type: spec.kind.typeName, view: viewIndex, viewID: node.id,
-                                  recognizer: recognizers.add(spec.kind, screen: screen), lastSample: empty))
+                                  recognizer: recognizers.add(spec.kind, screen: screen), delivery: spec.delivery,
+                                  lastSample: empty))
             }
         }
         var order = 0
@@ -120,6 +124,7 @@ public struct GestureEngine: Sendable {
                 }
             }
         }
+        slotByName = indexByName
         rank = Self.winningOrder(slots: slots, recognizers: recognizers, tree: tree, configOrder: configOrder)
         inputsBySlot = Array(repeating: [], count: slots.count)
         routedCount = Array(repeating: 0, count: slots.count)
@@ -246,6 +251,31 @@ public struct GestureEngine: Sendable {
             touchViews[update.id] = nil
         }
         resetFinished()
+    }
+
+    // MARK: Touch ownership (read by `TouchForwarder`)
+
+    /// What a recognizer has decided about the touches it is tracking.
+    enum Decision { case undecided, succeeded, failed }
+
+    /// The slots a live touch is routed to (empty once it lifted, or when it hit no view).
+    func route(of touch: TouchID) -> [Int] { routes[touch] ?? [] }
+
+    /// The slot of the recognizer with gesture id `name`.
+    func slot(named name: String) -> Int? { slotByName[name] }
+
+    func delivery(ofSlot slot: Int) -> TouchDelivery { slots[slot].delivery }
+
+    /// Undecided while it may still recognize (as `requirementStatus` judges it: possible and
+    /// watching touches or a deadline, or waiting); succeeded once it began or recognized.
+    func decision(ofSlot index: Int) -> Decision {
+        switch slots[index].phase {
+        case .waiting: .undecided
+        case .possible:
+            !slots[index].touches.isEmpty || recognizers.deadline(slots[index].recognizer) != nil ? .undecided : .failed
+        case .active, .ended: .succeeded
+        case .failed, .cancelled: .failed
+        }
     }
 
     /// The view a live touch was hit-tested to, if any.

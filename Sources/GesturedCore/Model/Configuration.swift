@@ -83,12 +83,16 @@ public struct DeviceRule: Hashable, Sendable {
     /// At most this many simultaneous touches; further ones are ignored for their whole life.
     /// `nil`: no limit but the device's slots.
     public var maximumTouches: Int?
+    /// Forward the touches the application should get to a uinput clone of the device
+    /// (docs/KIOSK.md). Implies `grab`.
+    public var passThrough: Bool
 
     public init(match: DeviceMatch = DeviceMatch(), rotation: Rotation = .none,
                 calibration: [Double]? = nil, grab: Bool = false, ignore: Bool = false,
-                add: Bool = false, maximumTouches: Int? = nil) {
+                add: Bool = false, maximumTouches: Int? = nil, passThrough: Bool = false) {
         self.match = match; self.rotation = rotation; self.calibration = calibration
-        self.grab = grab; self.ignore = ignore; self.add = add; self.maximumTouches = maximumTouches
+        self.grab = grab || passThrough; self.ignore = ignore; self.add = add; self.maximumTouches = maximumTouches
+        self.passThrough = passThrough
     }
 }
 
@@ -115,13 +119,17 @@ public struct ViewSpec: Hashable, Sendable {
     public var gestures: [GestureSpec]
     /// Back to front: the last is frontmost.
     public var subviews: [ViewSpec]
+    /// False: touches that begin in this view or its subviews never reach the application
+    /// behind a pass-through device (docs/KIOSK.md).
+    public var forwardsTouches: Bool
 
     public init(id: String, frame: Rect? = nil, isUserInteractionEnabled: Bool = true, isHidden: Bool = false,
                 alpha: Double = 1, hitTestInsets: EdgeInsets = .zero, hitShape: HitShape? = nil,
-                gestures: [GestureSpec] = [], subviews: [ViewSpec] = []) {
+                gestures: [GestureSpec] = [], subviews: [ViewSpec] = [], forwardsTouches: Bool = true) {
         self.id = id; self.frame = frame; self.isUserInteractionEnabled = isUserInteractionEnabled
         self.isHidden = isHidden; self.alpha = alpha; self.hitTestInsets = hitTestInsets
         self.hitShape = hitShape; self.gestures = gestures; self.subviews = subviews
+        self.forwardsTouches = forwardsTouches
     }
 }
 
@@ -136,11 +144,33 @@ public struct GestureSpec: Hashable, Sendable {
     public var recognizeSimultaneouslyWith: [String]
     /// A command the daemon runs when the gesture reaches a state.
     public var action: GestureAction?
+    /// What the recognizer does to the touches the application gets (pass-through devices).
+    public var delivery: TouchDelivery
 
     public init(id: String, kind: GestureKind, requireToFail: [String] = [],
-                recognizeSimultaneouslyWith: [String] = [], action: GestureAction? = nil) {
+                recognizeSimultaneouslyWith: [String] = [], action: GestureAction? = nil,
+                delivery: TouchDelivery = TouchDelivery()) {
         self.id = id; self.kind = kind; self.requireToFail = requireToFail
         self.recognizeSimultaneouslyWith = recognizeSimultaneouslyWith; self.action = action
+        self.delivery = delivery
+    }
+}
+
+/// UIKit's three properties of a recognizer on the touches its view receives, with UIKit's
+/// defaults; here the "view" is the application behind a pass-through device (docs/KIOSK.md).
+public struct TouchDelivery: Hashable, Sendable {
+    /// When the recognizer recognizes (discrete) or begins (continuous), its touches already
+    /// forwarded are cancelled in the application.
+    public var cancelsTouchesInView = true
+    /// A touch's down and moves are held back from the application while this recognizer is
+    /// undecided; sent when it fails, never when it recognizes.
+    public var delaysTouchesBegan = false
+    /// A touch's lift is held back while this recognizer is undecided (a double tap's first tap).
+    public var delaysTouchesEnded = true
+
+    public init(cancelsTouchesInView: Bool = true, delaysTouchesBegan: Bool = false, delaysTouchesEnded: Bool = true) {
+        self.cancelsTouchesInView = cancelsTouchesInView; self.delaysTouchesBegan = delaysTouchesBegan
+        self.delaysTouchesEnded = delaysTouchesEnded
     }
 }
 

@@ -96,6 +96,29 @@ public enum LineEncoder {
         }
     }
 
+    /// `forward PHASE ID device=… slot=… [trackingID=…] [x=… y=…] time=… seq=…`: what the
+    /// application behind a pass-through device received (`replay --forwarded`, docs/PROTOCOL.md);
+    /// positions in device units, `slot` the clone's.
+    public static func forwarded(_ f: ForwardedTouch, device: DeviceName, seq: UInt64, format: LineFormat,
+                                 into out: inout [UInt8]) {
+        line("forward", format: format, strings: device.count, into: &out) { line in
+            line.positional("phase", token: f.kind.token)
+            line.positional("id", unsigned: f.touch.value)
+            line.field("device", name: device)
+            line.field("slot", int: Int64(f.slot))
+            switch f.kind {
+            case .down(let trackingID, let p):
+                line.field("trackingID", int: Int64(trackingID))
+                line.field("x", int: Int64(p.x)); line.field("y", int: Int64(p.y))
+            case .move(let p):
+                line.field("x", int: Int64(p.x)); line.field("y", int: Int64(p.y))
+            case .cancel, .up: break
+            }
+            line.field("time", instant: f.time)
+            line.field("seq", unsigned: seq)
+        }
+    }
+
     /// `device added|removed SYSNAME name="…"`.
     public static func device(added: Bool, sysname: String, name: String, seq: UInt64, format: LineFormat) -> String {
         string { out in
@@ -528,6 +551,17 @@ extension ScreenEdge {
         case .left: "left"
         case .bottom: "bottom"
         case .right: "right"
+        }
+    }
+}
+
+extension ForwardedTouch.Kind {
+    var token: StaticString {
+        switch self {
+        case .down: "down"
+        case .move: "move"
+        case .cancel: "cancel"
+        case .up: "up"
         }
     }
 }

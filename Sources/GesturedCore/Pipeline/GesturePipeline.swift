@@ -68,6 +68,13 @@ public struct GesturePipeline: Sendable {
     private var updates: [TouchUpdate] = []
     /// The view id of each of `updates`, for its touch line.
     private var updateViews: [String?] = []
+    /// The device position of each of `updates`, for the clone of a pass-through device.
+    private var updatePositions: [DevicePosition] = []
+    /// What the touches of pass-through devices do in the application.
+    private var forwarder = TouchForwarder()
+    /// What the clones of pass-through devices are to receive, in order, since the caller last
+    /// emptied it (`removeForwarded()`); the shell writes it in the loop iteration that read.
+    public private(set) var forwarded: [ForwardedTouch] = []
     private var gestureEvents: [GestureEvent] = []
 
     /// A pipeline of the single form (or of the first screen's size for every screen of the
@@ -142,6 +149,11 @@ public struct GesturePipeline: Sendable {
         screenOfDevice.append(screen)
         updates.reserveCapacity(2 * decoder.slotCount)
         updateViews.reserveCapacity(2 * decoder.slotCount)
+        updatePositions.reserveCapacity(2 * decoder.slotCount)
+        if rule?.passThrough == true {
+            forwarder.addDevice(id.value, slotCount: decoder.slotCount)
+            forwarded.reserveCapacity(forwarded.count + 4 * decoder.slotCount)
+        }
         return id
     }
 
@@ -164,6 +176,22 @@ public struct GesturePipeline: Sendable {
             deliver(device: id.value, now: now, into: &output)
         }
         devices[id.value] = nil
+        // Its clone goes with it: nothing more is written there.
+        forwarder.removeDevice(id.value)
+        forwarded.removeAll { $0.device == id }
+    }
+
+    /// Whether a device forwards touches to a clone (`DeviceRule.passThrough`).
+    public func passesThrough(_ id: DeviceID) -> Bool { forwarder.forwards(device: id.value) }
+
+    /// Empties `forwarded`, keeping its storage.
+    public mutating func removeForwarded() { forwarded.removeAll(keepingCapacity: true) }
+
+    /// Cancels and lifts every touch forwarded to a clone (of `device`, or of all): shutdown,
+    /// before the clones go. The touches stay down but are never forwarded again.
+    public mutating func cancelForwarded(device: DeviceID? = nil, now: Instant) {
+        forwarder.claimAll(device: device?.value)
+        forwarder.decide(now: now, screens: screens, into: &forwarded)
     }
 
     /// Feeds one raw event of a device. Deadlines due before the event fire first.
@@ -177,6 +205,8 @@ public struct GesturePipeline: Sendable {
             // Events of this device were lost: what its gestures in progress were doing is
             // unknown. Its touches stay down, unrouted, until the resynchronized state ends or
             // moves them; other devices' gestures go on.
+            // The application is cancelled out of them too.
+            forwarder.claimAll(device: id.value)
             let screen = screenOfDevice[id.value]
             gestureEvents.removeAll(keepingCapacity: true)
             screens[screen].engine.cancelGestures(involving: devices[id.value]!.touches, now: time, into: &gestureEvents)
@@ -209,6 +239,7 @@ public struct GesturePipeline: Sendable {
             screens[screen].engine.advance(to: now, into: &gestureEvents)
             emitGestures(of: screen, into: &output)
         }
+        forwarder.decide(now: now, screens: screens, into: &forwarded)
     }
 
     private func earliestDeadline() -> (Int, Instant)? {
@@ -246,8 +277,10 @@ public struct GesturePipeline: Sendable {
         return trace
     }
 
-    /// Appends the gesture events of `screen`'s engine, stamped with the screen's id.
+    /// Appends the gesture events of `screen`'s engine, stamped with the screen's id, and lets
+    /// the forwarder see them.
     private mutating func emitGestures(of screen: Int, into output: inout [Output]) {
+        if !gestureEvents.isEmpty { forwarder.observe(gestureEvents, screen: screen, engine: screens[screen].engine) }
         guard let id = screens[screen].id else {
             for event in gestureEvents { output.append(.gesture(event)) }   // the single form
             return
@@ -268,6 +301,9 @@ public struct GesturePipeline: Sendable {
             spec.size ?? screens.first { $0.id == spec.id }?.size ?? screens[0].size
         }
         var fresh = try Self.build(configuration, sizes: sizes)
+        // The new recognizers never saw the touches down: whatever the application got of them
+        // is cancelled there, and they are not forwarded again.
+        cancelForwarded(now: now)
         cancelAll(now: now, into: &output)
         let tracing = tracesTransitions, trace = takeTrace()
         for screen in fresh.indices { fresh[screen].engine.tracesTransitions = tracing }
@@ -326,7 +362,7 @@ public struct GesturePipeline: Sendable {
     /// began), and the view id each touch was hit-tested to (nil for those that began: the engine
     /// hit-tests them). The device is reached in place, as in `feed(_:to:)`.
     private static func touchUpdates(of device: inout Device, nextTouchID: inout UInt64, into updates: inout [TouchUpdate],
-                                     views updateViews: inout [String?]) {
+                                     views updateViews: inout [String?], positions: inout [DevicePosition]) {
         let geometry = device.geometry
         let sysname = device.name
         for change in device.decoder.frame.changes {
@@ -349,6 +385,7 @@ public struct GesturePipeline: Sendable {
             updates.append(TouchUpdate(id: id, phase: phase, location: geometry.point(for: change.position),
                                        device: sysname, slot: change.slot))
             updateViews.append(view)
+            positions.append(change.position)
         }
     }
 
@@ -357,7 +394,9 @@ public struct GesturePipeline: Sendable {
     private mutating func deliver(device index: Int, now: Instant, into output: inout [Output]) {
         updates.removeAll(keepingCapacity: true)
         updateViews.removeAll(keepingCapacity: true)
-        Self.touchUpdates(of: &devices[index]!, nextTouchID: &nextTouchID, into: &updates, views: &updateViews)
+        updatePositions.removeAll(keepingCapacity: true)
+        Self.touchUpdates(of: &devices[index]!, nextTouchID: &nextTouchID, into: &updates, views: &updateViews,
+                          positions: &updatePositions)
         guard !updates.isEmpty else { return }
         // Touch lines carry the view the touch was hit-tested to, so began needs the engine first.
         let screen = screenOfDevice[index]
@@ -374,7 +413,19 @@ public struct GesturePipeline: Sendable {
                 output.append(.touch(TouchEvent(update: update, view: updateViews[i], time: now, screen: screenID)))
             }
         }
+        let forwards = forwarder.forwards(device: index)
+        if forwards {
+            for (i, update) in updates.enumerated() {
+                if update.phase == .began {
+                    forwarder.began(update.id, device: index, screen: screen, at: updatePositions[i],
+                                    engine: screens[screen].engine)
+                } else {
+                    forwarder.updated(update.id, phase: update.phase, at: updatePositions[i], now: now, into: &forwarded)
+                }
+            }
+        }
         emitGestures(of: screen, into: &output)
+        if forwards { forwarder.decide(now: now, screens: screens, into: &forwarded) }
     }
 }
 

@@ -15,8 +15,13 @@ public struct Replay: Sendable {
         public var failed = false
         /// Trace every arbiter transition with its reason (`replay --trace`).
         public var trace = false
-        public init(format: LineFormat = .text, touches: Bool = false, failed: Bool = false, trace: Bool = false) {
+        /// Also print what the application behind each pass-through device receives
+        /// (`replay --forwarded`: `forward` lines).
+        public var forwarded = false
+        public init(format: LineFormat = .text, touches: Bool = false, failed: Bool = false, trace: Bool = false,
+                    forwarded: Bool = false) {
             self.format = format; self.touches = touches; self.failed = failed; self.trace = trace
+            self.forwarded = forwarded
         }
     }
 
@@ -55,8 +60,10 @@ public struct Replay: Sendable {
         var seq: UInt64 = 0
         var bytes: [UInt8] = []
         bytes.reserveCapacity(1 << 16)
+        // Sysnames are checked by `addDevice` before anything is replayed.
+        let names = recordings.map { DeviceName($0.device.sysname) ?? "" }
         try drive(recordings: recordings, configuration: configuration, touches: options.touches,
-                  trace: options.trace, traced: traced) { output in
+                  trace: options.trace, traced: traced) { output, forwarded in
             for o in output {
                 switch o {
                 case .touch where !options.touches: continue
@@ -65,6 +72,12 @@ public struct Replay: Sendable {
                 }
                 seq += 1
                 LineEncoder.output(o, seq: seq, format: options.format, into: &bytes)
+            }
+            if options.forwarded {
+                for f in forwarded {
+                    seq += 1
+                    LineEncoder.forwarded(f, device: names[f.device.value], seq: seq, format: options.format, into: &bytes)
+                }
             }
             if !bytes.isEmpty { write(&bytes) }
         }
@@ -76,7 +89,7 @@ public struct Replay: Sendable {
                                configuration: Configuration) throws(ReplayError) -> [GesturePipeline.Output] {
         var all: [GesturePipeline.Output] = []
         try drive(recordings: [(device, events)], configuration: configuration, touches: true, trace: false,
-                  traced: { _ in }) { all += $0 }
+                  traced: { _ in }) { output, _ in all += output }
         return all
     }
 
@@ -93,10 +106,11 @@ public struct Replay: Sendable {
     }
 
     /// Runs the pipeline over the recordings and hands `body` the outputs of each event (then of
-    /// each deadline after the last), emptying them after each call.
+    /// each deadline after the last) and what pass-through devices forwarded, emptying both
+    /// after each call.
     private static func drive(recordings: [(device: DeviceDescription, events: [RawEvent])], configuration: Configuration,
                               touches: Bool, trace: Bool, traced: (String) -> Void,
-                              body: (inout [GesturePipeline.Output]) -> Void) throws(ReplayError) {
+                              body: (inout [GesturePipeline.Output], ArraySlice<ForwardedTouch>) -> Void) throws(ReplayError) {
         var placed: [(rule: DeviceRule?, screen: Int)] = []
         for (device, _) in recordings {
             let rule = configuration.devices.first { $0.matches(device, properties: properties(device)) }
@@ -125,8 +139,9 @@ public struct Replay: Sendable {
         var output: [GesturePipeline.Output] = []
         func flush() {
             if trace { for line in pipeline.drainTrace() { traced(line) } }
-            body(&output)
+            body(&output, pipeline.forwarded[...])
             output.removeAll(keepingCapacity: true)
+            pipeline.removeForwarded()
         }
         /// The end of recording `k`: its device goes away at its last event's time.
         func end(_ k: Int) {

@@ -27,6 +27,9 @@ public struct ViewTree: Sendable {
         public var depth: Int
         /// The recognizers attached, in config order.
         public var gestures: [GestureSpec]
+        /// Whether touches that begin here reach the application behind a pass-through device:
+        /// false when this view or an ancestor says `forwardsTouches: false`.
+        public var forwardsTouches: Bool = true
         /// With many children: where each can be hit (`ChildGrid`).
         var childGrid: ChildGrid?
     }
@@ -67,7 +70,8 @@ public struct ViewTree: Sendable {
         nodes.append(Node(id: spec.id, frame: frame, isUserInteractionEnabled: spec.isUserInteractionEnabled,
                           isHidden: spec.isHidden, alpha: spec.alpha, hitTestInsets: spec.hitTestInsets,
                           hitShape: spec.hitShape, parent: parent, children: [], depth: depth,
-                          gestures: spec.gestures))
+                          gestures: spec.gestures,
+                          forwardsTouches: spec.forwardsTouches && (parent.map { nodes[$0].forwardsTouches } ?? true)))
         let bounds = Rect(x: 0, y: 0, width: frame.size.width, height: frame.size.height)
         for sub in spec.subviews {
             let child = add(sub, parent: index, parentBounds: bounds, depth: depth + 1)

@@ -1,0 +1,68 @@
+/// The evdev events that make a uinput clone show `ForwardedTouch`es (multitouch protocol B).
+///
+/// Why each rule:
+/// - a new frame starts whenever a slot already written in the current frame comes again: a
+///   flushed touch's down and moves stay separate frames in their order, and a cancel (the slot's
+///   tool becomes `MT_TOOL_PALM`: libinput's `TOUCH_CANCEL`) is a frame before the slot's lift;
+/// - a down writes `ABS_MT_TOOL_TYPE = MT_TOOL_FINGER` before `ABS_MT_TRACKING_ID`: libinput 1.22
+///   reads the slot's tool when it sees the tracking id, and would ignore a new touch in a slot
+///   whose last touch was cancelled as a palm (TESTING.md §5);
+/// - `BTN_TOUCH` follows whether any clone slot is down, when the device has it.
+public struct CloneEncoder: Sendable {
+    public static let MT_TOOL_FINGER: Int32 = 0
+    public static let MT_TOOL_PALM: Int32 = 2
+
+    private var down: [Bool]
+    private var downCount = 0
+    private let hasButton: Bool
+    private var written: [Bool]
+
+    /// - Parameters: slotCount: the clone's slots; hasTouchButton: whether it has `BTN_TOUCH`.
+    public init(slotCount: Int, hasTouchButton: Bool) {
+        down = Array(repeating: false, count: max(slotCount, 1))
+        written = down
+        hasButton = hasTouchButton
+    }
+
+    /// Appends the events for `touches` (of this clone, in order) to `out`, each frame ended by
+    /// `SYN_REPORT`. Times are the touches'; the kernel stamps what is written anyway.
+    public mutating func encode(_ touches: some Collection<ForwardedTouch>, into out: inout [RawEvent]) {
+        guard let first = touches.first else { return }
+        var time = first.time
+        var open = false
+        func abs(_ code: UInt16, _ value: Int32) { out.append(RawEvent(time: time, type: EventCode.EV_ABS, code: code, value: value)) }
+        func end() {
+            out.append(RawEvent(time: time, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
+            for i in written.indices { written[i] = false }
+            open = false
+        }
+        for touch in touches where down.indices.contains(touch.slot) {
+            if written[touch.slot] { end() }
+            time = touch.time
+            let wasAny = downCount > 0
+            abs(EventCode.ABS_MT_SLOT, Int32(touch.slot))
+            switch touch.kind {
+            case .down(let id, let p):
+                abs(EventCode.ABS_MT_TOOL_TYPE, Self.MT_TOOL_FINGER)
+                abs(EventCode.ABS_MT_TRACKING_ID, id)
+                abs(EventCode.ABS_MT_POSITION_X, p.x)
+                abs(EventCode.ABS_MT_POSITION_Y, p.y)
+                if !down[touch.slot] { down[touch.slot] = true; downCount += 1 }
+            case .move(let p):
+                abs(EventCode.ABS_MT_POSITION_X, p.x)
+                abs(EventCode.ABS_MT_POSITION_Y, p.y)
+            case .cancel:
+                abs(EventCode.ABS_MT_TOOL_TYPE, Self.MT_TOOL_PALM)
+            case .up:
+                abs(EventCode.ABS_MT_TRACKING_ID, -1)
+                if down[touch.slot] { down[touch.slot] = false; downCount -= 1 }
+            }
+            if hasButton && wasAny != (downCount > 0) {
+                out.append(RawEvent(time: time, type: EventCode.EV_KEY, code: EventCode.BTN_TOUCH, value: downCount > 0 ? 1 : 0))
+            }
+            written[touch.slot] = true
+            open = true
+        }
+        if open { end() }
+    }
+}
