@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "GesturedTests",
                     dependencies: ["GesturedCore", "GesturedConfig", "GesturedTestSupport"]),
         .testTarget(name: "GesturedIOTests",
-                    dependencies: ["GesturedIO", "GesturedCore", "GesturedTestSupport", "CLinux"]),
+                    dependencies: ["GesturedIO", "GesturedCore", "GesturedTestSupport", "CLinux", "CEvdev"]),
         // Real kernel, real udev: runs only inside the QEMU guest of `make test-vm`
         // (GESTURED_VM_GUEST=1); elsewhere every test is skipped with that reason.
         .testTarget(name: "GesturedVMTests",

@@ -38,6 +38,9 @@ public final class EvdevDevice {
 
     public static func open(path: String) throws(SystemError) -> EvdevDevice { try EvdevDevice(path: path) }
 
+    /// The libevdev handle, for `UinputClone`; nil once closed.
+    var handle: OpaquePointer? { device }
+
     deinit { close() }
 
     /// Asks the kernel to stamp events with CLOCK_MONOTONIC (`EVIOCSCLOCKID`), the clock the
