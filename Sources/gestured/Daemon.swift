@@ -140,6 +140,7 @@ final class Daemon {
         _ = try? timer.acknowledge()
         live.output.removeAll(keepingCapacity: true)
         live.pipeline.advance(to: MonotonicClock.now(), into: &live.output)
+        devices.writeForwarded()
         clients.publish()
     }
 

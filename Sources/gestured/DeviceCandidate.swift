@@ -22,6 +22,12 @@ struct DeviceCandidate {
             Log.debug("\(label): not yet processed by udev; waiting for its uevent")
             return nil
         }
+        // The daemon's own clones are touchscreens to udev too: taking one as input would feed
+        // the daemon its own forwarded touches.
+        guard !UinputClone.isClone(name: info.name) else {
+            Log.debug("\(label): a clone made by gestured, not used")
+            return nil
+        }
         // Only touchscreens and devices a rule may add are worth opening (a keyboard never is).
         let kind = DeviceKind(properties: info.properties)
         guard kind == .touchscreen || configuration.devices.contains(where: \.add) else {

@@ -10,6 +10,8 @@ struct DeviceTreatment: Equatable {
     var calibration: [Double]?
     var maximumTouches: Int?
     var grab: Bool
+    /// Whether it forwards to a clone (false when the rule asked but the clone could not be made).
+    var passThrough: Bool
     var screenID: String?
     var screenSize: Size
 
@@ -18,6 +20,7 @@ struct DeviceTreatment: Equatable {
         calibration = rule?.calibration ?? udevCalibration
         maximumTouches = rule?.maximumTouches
         grab = rule?.grab ?? false
+        passThrough = rule?.passThrough ?? false
         screenID = screen.id
         screenSize = screen.size
     }
@@ -32,6 +35,7 @@ struct DeviceTreatment: Equatable {
             changes.append("maximumTouches \(old.maximumTouches.map(String.init) ?? "none") → \(maximumTouches.map(String.init) ?? "none")")
         }
         if grab != old.grab { changes.append(grab ? "grabbed" : "grab released") }
+        if passThrough != old.passThrough { changes.append(passThrough ? "passThrough on" : "passThrough off") }
         if screenID != old.screenID { changes.append("screen \(old.screenID ?? "-") → \(screenID ?? "-")") }
         if screenSize != old.screenSize { changes.append("screen size \(size(old.screenSize)) → \(size(screenSize))") }
         return changes
@@ -42,7 +46,8 @@ extension DeviceHub {
     /// Applies a reloaded configuration whole: the screens are rebuilt, every open device's rules
     /// are evaluated again (a device now ignored, or taken by no screen, is let go; one whose
     /// rotation, calibration, touch limit, grab or screen changed is added again, which cancels
-    /// its touches in flight), and devices present but not open are admitted anew.
+    /// its touches in flight; one whose passThrough changed is closed and opened again, with or
+    /// without its clone), and devices present but not open are admitted anew.
     ///
     /// Throws, changing nothing, when the new screens' engines cannot be built.
     func reload(_ fresh: Configuration) throws(GestureEngine.BuildError) {
@@ -78,6 +83,7 @@ extension DeviceHub {
         let before = Self.describe(live.pipeline.screens)
         live.output.removeAll(keepingCapacity: true)
         try live.pipeline.reload(configuration: fresh, sizes: sizes, now: MonotonicClock.now(), into: &live.output)
+        writeForwarded()   // the touches forwarded so far, cancelled in the application
         let after = Self.describe(live.pipeline.screens)
         Log.info(before == after ? "screens rebuilt: \(after); running gestures cancelled"
                                  : "screens rebuilt: \(before) → \(after); running gestures cancelled")
@@ -97,6 +103,9 @@ extension DeviceHub {
                 close(token: token, reason: "\(reason) by the reloaded configuration")
             case .keep(let screen):
                 live.pipeline.setScreen(screen, of: devices[token]!.id)
+            case .readd(_, _, _, let changes) where changes.contains(where: { $0.hasPrefix("passThrough") }):
+                // A clone is made (or goes) with the device: open it again from scratch.
+                close(token: token, reason: "reopened for the reloaded configuration (\(changes.joined(separator: ", ")))")
             case .readd(let rule, let udev, let screen, let changes):
                 readd(token: token, rule: rule, udevCalibration: udev, screen: screen, changes: changes)
             }

@@ -6,8 +6,9 @@ import Glibc
 /// The daemon's input devices: admission (`DeviceCandidate`), hotplug through udev's monitor,
 /// and one reader per open device feeding the pipeline. What devices did goes to the client hub.
 ///
-/// Each open device is one `OpenDevice`: the place where a per-device sink (a uinput clone that
-/// forwards touches, decided by the core as data) would live beside its reader.
+/// Each open device is one `OpenDevice`: its reader and, for a pass-through device, its sink (a
+/// uinput clone the touches the core decides to forward are written to, in the loop iteration
+/// that read them: DeviceHub+PassThrough.swift).
 final class DeviceHub {
     struct OpenDevice {
         let info: InputDeviceInfo
@@ -19,6 +20,9 @@ final class DeviceHub {
         /// False when the kernel's CLOCK_MONOTONIC timestamps could not be had (umockdev): frames
         /// are then stamped with their read time, so event times and deadlines share one clock.
         let monotonic: Bool
+        /// The uinput clone of a pass-through device, and the state of what it shows.
+        var clone: UinputClone?
+        var encoder: CloneEncoder?
     }
 
     let poller: Poller
@@ -33,6 +37,8 @@ final class DeviceHub {
     private var nextToken = LoopToken.devices.lowerBound
     /// Scratch buffer reused for every read.
     private var events: [RawEvent] = []
+    /// Scratch buffer reused for every write to a clone.
+    var cloneEvents: [RawEvent] = []
 
     var count: Int { devices.count }
 
@@ -88,12 +94,15 @@ final class DeviceHub {
 
     func open(_ candidate: DeviceCandidate) {
         let (info, evdev, description) = (candidate.info, candidate.evdev, candidate.description)
+        var candidate = candidate
+        let clone = makeClone(&candidate)
         let id: GesturePipeline.DeviceID
         do {
             id = try live.pipeline.addDevice(description, rule: candidate.rule, fallbackCalibration: candidate.udevCalibration,
                                              screen: candidate.screen)
         } catch {
             Log.warning("\(info.sysname) (\(info.name)): not usable: \(error), ignoring")
+            clone?.close()
             evdev.close()
             return
         }
@@ -108,12 +117,16 @@ final class DeviceHub {
             Log.warning("\(info.sysname): cannot watch: \(error), ignoring")
             var discarded: [GesturePipeline.Output] = []
             live.pipeline.removeDevice(id, now: MonotonicClock.now(), into: &discarded)
+            clone?.close()
             evdev.close()
             return
         }
         let treatment = DeviceTreatment(rule: candidate.rule, udevCalibration: candidate.udevCalibration,
                                         screen: live.pipeline.screens[candidate.screen])
-        devices[token] = OpenDevice(info: info, evdev: evdev, id: id, description: description, treatment: treatment, monotonic: monotonic)
+        devices[token] = OpenDevice(info: info, evdev: evdev, id: id, description: description, treatment: treatment,
+                                    monotonic: monotonic, clone: clone,
+                                    encoder: clone.map { _ in CloneEncoder(slotCount: description.slotCount,
+                                                                           hasTouchButton: evdev.hasCode(type: EventCode.EV_KEY, code: EventCode.BTN_TOUCH)) })
         let screen = live.pipeline.screens[candidate.screen].id.map { " on screen \($0)" } ?? ""
         Log.info("\(info.sysname) (\(info.name)): using it, \(description.slotCount) slots\(screen)")
         clients.broadcast { seq, format in
@@ -127,6 +140,11 @@ final class DeviceHub {
         live.output.removeAll(keepingCapacity: true)
         live.pipeline.removeDevice(device.id, now: MonotonicClock.now(), into: &live.output)
         clients.publish()
+        writeForwarded()
+        if let clone = device.clone {
+            clone.close()
+            Log.info("\(clone.name): removed with its device")
+        }
         device.evdev.close()
         Log.info("\(device.info.sysname) (\(device.info.name)): \(reason), closed")
         clients.broadcast { seq, format in
@@ -152,6 +170,7 @@ final class DeviceHub {
         }
         live.output.removeAll(keepingCapacity: true)
         for event in events { live.pipeline.handle(event, from: device.id, into: &live.output) }
+        writeForwarded()
         clients.publish()
         clients.read(at: readStart)   // its latency is recorded once the lines are written
         DeviceCandidate.logAnomalies(live.pipeline.takeAnomalies(of: device.id), sysname: device.info.sysname)
@@ -169,12 +188,18 @@ final class DeviceHub {
     /// Cancels every device's touches (their gestures end `cancelled`), publishes that, and
     /// closes the devices: the daemon is stopping.
     func closeAll() {
+        // The application first sees every forwarded touch cancelled and lifted, then the clones go.
+        live.pipeline.cancelForwarded(now: MonotonicClock.now())
+        writeForwarded()
         live.output.removeAll(keepingCapacity: true)
         for token in devices.keys.sorted() {
             if let device = devices[token] { live.pipeline.removeDevice(device.id, now: MonotonicClock.now(), into: &live.output) }
         }
         clients.publish()
-        for device in devices.values { device.evdev.close() }
+        for device in devices.values {
+            device.clone?.close()
+            device.evdev.close()
+        }
         devices.removeAll()
     }
 }

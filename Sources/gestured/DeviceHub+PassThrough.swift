@@ -1,0 +1,66 @@
+import GesturedCore
+import GesturedIO
+import Glibc
+
+/// Pass-through devices (docs/KIOSK.md): each has a uinput clone; the pipeline decides what the
+/// application gets (`GesturePipeline.forwarded`) and the hub only writes it.
+extension DeviceHub {
+    /// The clone of a candidate whose rule says `passThrough`, or nil. When the clone cannot be
+    /// made, the device is read without grabbing and without forwarding (a panel is never left
+    /// dead): `candidate.rule` is changed to say so, and the reason is logged.
+    func makeClone(_ candidate: inout DeviceCandidate) -> UinputClone? {
+        guard var rule = candidate.rule, rule.passThrough else { return nil }
+        let label = "\(candidate.info.sysname) (\(candidate.info.name))"
+        func fallBack(_ reason: String) -> UinputClone? {
+            Log.error("\(label): passThrough: \(reason); reading it without grabbing, so the application sees every touch")
+            rule.passThrough = false
+            rule.grab = false
+            candidate = DeviceCandidate(info: candidate.info, evdev: candidate.evdev, description: candidate.description,
+                                        rule: rule, udevCalibration: candidate.udevCalibration, screen: candidate.screen)
+            return nil
+        }
+        guard candidate.description.slotCount > 0, candidate.description.hasTrackingID else {
+            return fallBack("only multitouch (protocol B) devices can be cloned")
+        }
+        do {
+            let clone = try UinputClone(cloning: candidate.evdev)
+            Log.info("\(label): passThrough: created \"\(clone.name)\" (\(clone.devnode ?? "node unknown")); "
+                     + "the application should use it as its touchscreen")
+            return clone
+        } catch where error.errno.rawValue == ENOENT {
+            return fallBack("cannot open /dev/uinput: it does not exist (load the uinput module: modprobe uinput)")
+        } catch where error.errno.rawValue == EACCES || error.errno.rawValue == EPERM {
+            return fallBack("cannot open /dev/uinput: permission denied (the service needs DeviceAllow=/dev/uinput rw)")
+        } catch {
+            return fallBack("cannot create the clone: \(error)")
+        }
+    }
+
+    /// Writes what the pipeline decided to forward, per clone, then empties it. Called in every
+    /// loop iteration that fed the pipeline (a read, a deadline, a reload, a removal, shutdown).
+    func writeForwarded() {
+        guard !live.pipeline.forwarded.isEmpty else { return }
+        writeRuns()
+        live.pipeline.removeForwarded()
+    }
+
+    /// Each run of consecutive forwards of one device becomes that clone's frames, one write.
+    private func writeRuns() {
+        let forwarded = live.pipeline.forwarded
+        var start = 0
+        while start < forwarded.count {
+            let id = forwarded[start].device
+            var end = start + 1
+            while end < forwarded.count && forwarded[end].device == id { end += 1 }
+            if let token = devices.first(where: { $0.value.id == id && $0.value.clone != nil })?.key {
+                cloneEvents.removeAll(keepingCapacity: true)
+                devices[token]!.encoder!.encode(forwarded[start..<end], into: &cloneEvents)
+                do { try devices[token]!.clone!.write(cloneEvents) } catch {
+                    Log.limited(.error, key: "\(devices[token]!.info.sysname) clone write",
+                                "\(devices[token]!.info.sysname): writing to its clone failed: \(error)")
+                }
+            }
+            start = end
+        }
+    }
+}
