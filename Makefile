@@ -47,8 +47,10 @@ RELEASE_FLAGS := -c release --static-swift-stdlib
 APT_PACKAGES := libevdev-dev libudev-dev umockdev libumockdev-dev evemu-tools pkg-config \
 	groff-base man-db systemd valgrind chromium python3
 # The VM tests: QEMU, the guest's busybox, and the tools that unpack Debian's kernel and pack the
-# initramfs (the kernel and udev themselves are fetched with apt-get download into a cache).
-VM_APT_PACKAGES := qemu-system-x86 busybox-static xz-utils cpio
+# initramfs (the kernel and udev themselves are fetched with apt-get download into a cache), and
+# `libinput debug-events`, the application the pass-through tests watch the clone with (the guest
+# runs the host's binaries).
+VM_APT_PACKAGES := qemu-system-x86 busybox-static xz-utils cpio libinput-tools
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 RECORDINGS := Tests/Fixtures/recordings
@@ -86,6 +88,7 @@ deps-vm: deps
 	dpkg-query -W -f '$${Status}' busybox-static 2>/dev/null | grep -q 'ok installed' || missing="$$missing busybox-static"; \
 	command -v xz >/dev/null 2>&1 || missing="$$missing xz"; \
 	command -v cpio >/dev/null 2>&1 || missing="$$missing cpio"; \
+	command -v libinput >/dev/null 2>&1 || missing="$$missing libinput"; \
 	if [ -n "$$missing" ]; then \
 		echo "deps-vm: missing:$$missing; installing $(VM_APT_PACKAGES)"; \
 		$(SUDO) apt-get update && \

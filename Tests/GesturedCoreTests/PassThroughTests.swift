@@ -184,6 +184,13 @@ struct PassThroughTests {
                             "30 pan changed", "40 pan ended"])
     }
 
+    @Test func aTapUnderAThreeFingerSwipeLiftsAtOnce() throws {
+        var s = try PassThroughScript([ViewSpec(id: "app", gestures: [swipe("swipe", [.right], touches: 3)])])
+        s.down(0, 100, 100, at: 0)
+        s.up(0, at: 50)
+        #expect(s.lines == ["0 app down slot=0 100,100", "50 swipe failed", "50 app up slot=0"])
+    }
+
     // MARK: delaysTouchesEnded
 
     @Test func aDoubleTapsFirstLiftIsHeldAndBothTouchesAreCancelledWhenItRecognizes() throws {
