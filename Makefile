@@ -33,6 +33,7 @@ MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/gestured
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 CONFIGDIR ?= /etc/gestured
 # The installed binary is stripped of its symbols (26 MB → 15 MB with the static Swift runtime);
 # INSTALL_STRIP= keeps them, for debugging on the target.
@@ -214,6 +215,7 @@ install: $(if $(GESTURED_BIN),,build)
 		rm -f "systemd/$$unit.tmp"; \
 	done; \
 	install -D -m 644 systemd/gestured.sysusers "$(DESTDIR)$(SYSUSERSDIR)/gestured.conf"; \
+	install -D -m 644 systemd/60-gestured-uinput.rules "$(DESTDIR)$(UDEVRULESDIR)/60-gestured-uinput.rules"; \
 	install -D -m 644 man/gestured.8 "$(DESTDIR)$(MANDIR)/man8/gestured.8"; \
 	install -D -m 644 man/gestured.json5.5 "$(DESTDIR)$(MANDIR)/man5/gestured.json5.5"; \
 	install -D -m 644 README.md "$(DESTDIR)$(DOCDIR)/README.md"; \
@@ -233,6 +235,13 @@ install: $(if $(GESTURED_BIN),,build)
 	else \
 		groupadd --system $(SOCKET_GROUP); \
 	fi; \
+	if [ -z "$(DESTDIR)" ] && ! getent group gestured-uinput >/dev/null; then \
+		if command -v systemd-sysusers >/dev/null 2>&1; then systemd-sysusers "$(SYSUSERSDIR)/gestured.conf"; \
+		else groupadd --system gestured-uinput; fi; \
+	fi; \
+	if [ -z "$(DESTDIR)" ] && command -v udevadm >/dev/null 2>&1 && [ -d /run/udev ]; then \
+		udevadm control --reload && udevadm trigger --subsystem-match=misc --sysname-match=uinput || true; \
+	fi; \
 	if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
 		systemctl daemon-reload; \
 		echo "install: now run: systemctl enable --now gestured.socket"; \
@@ -246,7 +255,7 @@ uninstall:
 	fi
 	rm -f "$(DESTDIR)$(BINDIR)/gestured"
 	rm -f "$(DESTDIR)$(SYSTEMDUNITDIR)/gestured.service" "$(DESTDIR)$(SYSTEMDUNITDIR)/gestured.socket"
-	rm -f "$(DESTDIR)$(SYSUSERSDIR)/gestured.conf"
+	rm -f "$(DESTDIR)$(SYSUSERSDIR)/gestured.conf" "$(DESTDIR)$(UDEVRULESDIR)/60-gestured-uinput.rules"
 	rm -f "$(DESTDIR)$(MANDIR)/man8/gestured.8" "$(DESTDIR)$(MANDIR)/man5/gestured.json5.5"
 	rm -rf "$(DESTDIR)$(DOCDIR)"
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi

@@ -14,6 +14,12 @@ public struct CoreRunner {
     private var seq: UInt64 = 0
     /// Lines encoded so far (a checksum of sorts: every scenario must produce some).
     public private(set) var lines = 0
+    /// A pass-through scenario's clone: its encoder, and the events of the current frame (where
+    /// the daemon would write them to uinput).
+    private var clone: CloneEncoder?
+    public private(set) var cloneEvents: [RawEvent] = []
+    /// Events encoded for the clone so far.
+    public private(set) var forwardedEvents = 0
 
     public init(_ scenario: Scenario) throws {
         let configuration = scenario.configuration(defaultGestures: ConfigLoader.defaultConfiguration().views
@@ -21,7 +27,11 @@ public struct CoreRunner {
         pipeline = try GesturePipeline(configuration: configuration, screen: Scenario.screen)
         // As the daemon does: no client here wants touch lines, so none are made.
         pipeline.reportsTouches = subscription.touches
-        device = try pipeline.addDevice(Scenario.device)
+        device = try pipeline.addDevice(Scenario.device, rule: DeviceRule(passThrough: scenario.passThrough))
+        if scenario.passThrough {
+            clone = CloneEncoder(slotCount: Scenario.device.slotCount, hasTouchButton: false)
+            cloneEvents.reserveCapacity(256)
+        }
         output.reserveCapacity(256)
         bytes.reserveCapacity(1 << 16)
     }
@@ -36,6 +46,12 @@ public struct CoreRunner {
             seq += 1
             LineEncoder.output(item, seq: seq, format: .text, into: &bytes)
             lines += 1
+        }
+        if clone != nil {
+            cloneEvents.removeAll(keepingCapacity: true)
+            clone!.encode(pipeline.forwarded, into: &cloneEvents)
+            forwardedEvents += cloneEvents.count
+            pipeline.removeForwarded()
         }
     }
 

@@ -34,9 +34,12 @@ public struct Scenario: Sendable, CustomStringConvertible {
     public var gesture: Gesture
     public var views: Int
     public var recognizers: Recognizers
+    /// The device passes through (`passThrough: true`): every frame also decides what the
+    /// application gets and encodes it for the clone (docs/KIOSK.md).
+    public var passThrough: Bool
 
-    public init(gesture: Gesture, views: Int, recognizers: Recognizers) {
-        self.gesture = gesture; self.views = views; self.recognizers = recognizers
+    public init(gesture: Gesture, views: Int, recognizers: Recognizers, passThrough: Bool = false) {
+        self.gesture = gesture; self.views = views; self.recognizers = recognizers; self.passThrough = passThrough
     }
 
     /// Every combination: 5 gestures × {1, 32, 256} views × {default, 20} recognizers, and each
@@ -46,9 +49,11 @@ public struct Scenario: Sendable, CustomStringConvertible {
             [Recognizers.defaultSet, .twenty].map { Scenario(gesture: gesture, views: views, recognizers: $0) }
         }
     } + Gesture.allCases.map { Scenario(gesture: $0, views: 1, recognizers: .stroke) }
+      + Gesture.allCases.map { Scenario(gesture: $0, views: 32, recognizers: .defaultSet, passThrough: true) }
 
     public var description: String {
         "\(gesture.rawValue)/\(views)v/\(recognizers.rawValue)\(recognizers == .stroke ? "" : "r")"
+            + (passThrough ? "/passThrough" : "")
     }
 
     public static let screen = Size(width: 1280, height: 800)

@@ -29,7 +29,8 @@ import Testing
         try #require(install.termination == .exited(0), "\(install.stdout)\n\(install.stderr)")
 
         let expected = ["/usr/bin/gestured", "/usr/lib/systemd/system/gestured.service", "/usr/lib/systemd/system/gestured.socket",
-                        "/usr/lib/sysusers.d/gestured.conf", "/usr/share/man/man8/gestured.8",
+                        "/usr/lib/sysusers.d/gestured.conf", "/usr/lib/udev/rules.d/60-gestured-uinput.rules",
+                        "/usr/share/man/man8/gestured.8",
                         "/usr/share/man/man5/gestured.json5.5", "/etc/gestured/gestured.json5",
                         "/usr/share/doc/gestured/README.md"]
         for path in expected { #expect(exists(destdir + path), "\(path) not installed") }

@@ -61,7 +61,8 @@ import Testing
     @Test func serviceHasTheRequiredDirectives() throws {
         let service = try directives(readTextFile(path: "\(root)/systemd/gestured.service.in"))
         for required in ["Type=notify", "Restart=on-failure", "NotifyAccess=main", "DynamicUser=yes",
-                         "SupplementaryGroups=input", "DevicePolicy=closed", "DeviceAllow=char-input r",
+                         "SupplementaryGroups=input gestured-uinput", "DevicePolicy=closed", "DeviceAllow=char-input r",
+                         "DeviceAllow=/dev/uinput rw",
                          "CapabilityBoundingSet=", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
                          "NoNewPrivileges=yes", "RestrictAddressFamilies=AF_UNIX AF_NETLINK", "IPAddressDeny=any",
                          "MemoryDenyWriteExecute=yes", "SystemCallFilter=@system-service",

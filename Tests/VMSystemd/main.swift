@@ -175,6 +175,24 @@ do {
 }
 
 
+// Pass-through: the installed service may open /dev/uinput (DeviceAllow=, the gestured-uinput
+// group of 60-gestured-uinput.rules) and creates the panel's clone, which udev then lists.
+do {
+    try TestEnvironment.writeFile(path: "/etc/gestured/gestured.json5", """
+        { devices: [ { match: { name: "\(touchscreenName)" }, passThrough: true } ],
+          views: [ { id: "root", gestures: [ { id: "reloaded", type: "tap" } ] } ] }
+        """)
+    let reload = run(["systemctl", "reload", "gestured.service"])
+    let created = journalContains("passThrough: created \"\(touchscreenName) (gestured)\"")
+    let clone = (try? UdevEnumerator.inputDevices())?.first { $0.name == touchscreenName + " (gestured)" }
+    let node = run(["stat", "-c", "%G %a", "/dev/uinput"])?.stdout.trimmed ?? "?"
+    report("passThrough: the service creates the clone", reload?.termination == .exited(0) && created && clone != nil,
+           "journal has the clone: \(created); udev lists it: \(clone.map { "\($0.sysname) \($0.name)" } ?? "no"); "
+           + "/dev/uinput group and mode: \(node)\(created ? "" : "; journal:\n" + journal())")
+} catch {
+    report("passThrough: the service creates the clone", false, "\(error)")
+}
+
 // Restart=on-failure: SIGKILL is a failure; systemd starts it again and it serves again.
 let restartsBefore = Int(property("NRestarts")) ?? -1
 kill(pid_t(mainPID) ?? 0, SIGKILL)
