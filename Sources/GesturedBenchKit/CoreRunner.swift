@@ -49,7 +49,7 @@ public struct CoreRunner {
         }
         if clone != nil {
             cloneEvents.removeAll(keepingCapacity: true)
-            clone!.encode(pipeline.forwarded, into: &cloneEvents)
+            clone!.encode(pipeline.forwarded[...], into: &cloneEvents)
             forwardedEvents += cloneEvents.count
             pipeline.removeForwarded()
         }

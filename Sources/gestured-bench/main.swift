@@ -17,11 +17,12 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 
 /// The scenario named by `GESTURE VIEWS RECOGNIZERS` after `command` in `arguments`.
 func scenarioArgument(_ arguments: [String], of command: String) -> Scenario {
-    guard arguments.count == 4, let gesture = Scenario.Gesture(rawValue: arguments[1]), let views = Int(arguments[2]),
+    guard arguments.count == 4 || (arguments.count == 5 && arguments[4] == "passThrough"),
+          let gesture = Scenario.Gesture(rawValue: arguments[1]), let views = Int(arguments[2]),
           let recognizers = Scenario.Recognizers(rawValue: arguments[3]) else {
-        fatalError("usage: gestured-bench \(command) GESTURE VIEWS RECOGNIZERS")
+        fatalError("usage: gestured-bench \(command) GESTURE VIEWS RECOGNIZERS [passThrough]")
     }
-    return Scenario(gesture: gesture, views: views, recognizers: recognizers)
+    return Scenario(gesture: gesture, views: views, recognizers: recognizers, passThrough: arguments.count == 5)
 }
 
 if arguments.first == "callgrind-child" {

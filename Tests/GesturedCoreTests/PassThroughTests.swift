@@ -343,16 +343,16 @@ struct CloneEncoderTests {
     @Test func aDownWritesTheFingerToolBeforeItsTrackingIdAndPressesTheButton() {
         var encoder = CloneEncoder(slotCount: 2, hasTouchButton: true)
         var out: [RawEvent] = []
-        encoder.encode([Self.f(0, .down(trackingID: 7, position: DevicePosition(x: 10, y: 20)))], into: &out)
+        encoder.encode([Self.f(0, .down(trackingID: 7, position: DevicePosition(x: 10, y: 20)))][...], into: &out)
         #expect(Self.text(out) == ["SLOT 0", "TOOL 0", "ID 7", "X 10", "Y 20", "BTN_TOUCH 1", "SYN"])
     }
 
     @Test func aCancelIsAPalmFrameThenALiftFrameAndTheNextTouchInTheSlotArrives() {
         var encoder = CloneEncoder(slotCount: 2, hasTouchButton: false)
         var out: [RawEvent] = []
-        encoder.encode([Self.f(0, .down(trackingID: 1, position: DevicePosition(x: 1, y: 1)))], into: &out)
+        encoder.encode([Self.f(0, .down(trackingID: 1, position: DevicePosition(x: 1, y: 1)))][...], into: &out)
         out.removeAll()
-        encoder.encode([Self.f(0, .cancel), Self.f(0, .up), Self.f(0, .down(trackingID: 2, position: DevicePosition(x: 5, y: 5)))],
+        encoder.encode([Self.f(0, .cancel), Self.f(0, .up), Self.f(0, .down(trackingID: 2, position: DevicePosition(x: 5, y: 5)))][...],
                        into: &out)
         #expect(Self.text(out) == ["SLOT 0", "TOOL 2", "SYN", "SLOT 0", "ID -1", "SYN", "SLOT 0", "TOOL 0", "ID 2", "X 5", "Y 5", "SYN"])
     }
@@ -363,7 +363,7 @@ struct CloneEncoderTests {
         encoder.encode([Self.f(0, .down(trackingID: 1, position: DevicePosition(x: 1, y: 1))),
                         Self.f(1, .down(trackingID: 2, position: DevicePosition(x: 9, y: 9))),
                         Self.f(0, .move(DevicePosition(x: 2, y: 2))),
-                        Self.f(1, .up), Self.f(0, .up)], into: &out)
+                        Self.f(1, .up), Self.f(0, .up)][...], into: &out)
         #expect(Self.text(out) == ["SLOT 0", "TOOL 0", "ID 1", "X 1", "Y 1", "BTN_TOUCH 1", "SLOT 1", "TOOL 0", "ID 2", "X 9", "Y 9", "SYN",
                                    "SLOT 0", "X 2", "Y 2", "SLOT 1", "ID -1", "SYN",
                                    "SLOT 0", "ID -1", "BTN_TOUCH 0", "SYN"])

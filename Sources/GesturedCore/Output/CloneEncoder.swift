@@ -25,36 +25,31 @@ public struct CloneEncoder: Sendable {
     }
 
     /// Appends the events for `touches` (of this clone, in order) to `out`, each frame ended by
-    /// `SYN_REPORT`. Times are the touches'; the kernel stamps what is written anyway.
-    public mutating func encode(_ touches: some Collection<ForwardedTouch>, into out: inout [RawEvent]) {
+    /// `SYN_REPORT`. Times are the touches'; the kernel stamps what is written anyway. Allocates
+    /// nothing once `out` has grown (no closures: their captured state would be boxed).
+    public mutating func encode(_ touches: ArraySlice<ForwardedTouch>, into out: inout [RawEvent]) {
         guard let first = touches.first else { return }
         var time = first.time
         var open = false
-        func abs(_ code: UInt16, _ value: Int32) { out.append(RawEvent(time: time, type: EventCode.EV_ABS, code: code, value: value)) }
-        func end() {
-            out.append(RawEvent(time: time, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
-            for i in written.indices { written[i] = false }
-            open = false
-        }
         for touch in touches where down.indices.contains(touch.slot) {
-            if written[touch.slot] { end() }
+            if written[touch.slot] { endFrame(at: time, into: &out); open = false }
             time = touch.time
             let wasAny = downCount > 0
-            abs(EventCode.ABS_MT_SLOT, Int32(touch.slot))
+            Self.abs(EventCode.ABS_MT_SLOT, Int32(touch.slot), time, &out)
             switch touch.kind {
             case .down(let id, let p):
-                abs(EventCode.ABS_MT_TOOL_TYPE, Self.MT_TOOL_FINGER)
-                abs(EventCode.ABS_MT_TRACKING_ID, id)
-                abs(EventCode.ABS_MT_POSITION_X, p.x)
-                abs(EventCode.ABS_MT_POSITION_Y, p.y)
+                Self.abs(EventCode.ABS_MT_TOOL_TYPE, Self.MT_TOOL_FINGER, time, &out)
+                Self.abs(EventCode.ABS_MT_TRACKING_ID, id, time, &out)
+                Self.abs(EventCode.ABS_MT_POSITION_X, p.x, time, &out)
+                Self.abs(EventCode.ABS_MT_POSITION_Y, p.y, time, &out)
                 if !down[touch.slot] { down[touch.slot] = true; downCount += 1 }
             case .move(let p):
-                abs(EventCode.ABS_MT_POSITION_X, p.x)
-                abs(EventCode.ABS_MT_POSITION_Y, p.y)
+                Self.abs(EventCode.ABS_MT_POSITION_X, p.x, time, &out)
+                Self.abs(EventCode.ABS_MT_POSITION_Y, p.y, time, &out)
             case .cancel:
-                abs(EventCode.ABS_MT_TOOL_TYPE, Self.MT_TOOL_PALM)
+                Self.abs(EventCode.ABS_MT_TOOL_TYPE, Self.MT_TOOL_PALM, time, &out)
             case .up:
-                abs(EventCode.ABS_MT_TRACKING_ID, -1)
+                Self.abs(EventCode.ABS_MT_TRACKING_ID, -1, time, &out)
                 if down[touch.slot] { down[touch.slot] = false; downCount -= 1 }
             }
             if hasButton && wasAny != (downCount > 0) {
@@ -63,6 +58,15 @@ public struct CloneEncoder: Sendable {
             written[touch.slot] = true
             open = true
         }
-        if open { end() }
+        if open { endFrame(at: time, into: &out) }
+    }
+
+    private static func abs(_ code: UInt16, _ value: Int32, _ time: Instant, _ out: inout [RawEvent]) {
+        out.append(RawEvent(time: time, type: EventCode.EV_ABS, code: code, value: value))
+    }
+
+    private mutating func endFrame(at time: Instant, into out: inout [RawEvent]) {
+        out.append(RawEvent(time: time, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
+        for i in written.indices { written[i] = false }
     }
 }
