@@ -8,7 +8,7 @@ import Glibc
 ///     gestured-bench [--runs N] [--core-only | --daemon-only] [--out DIR] [--bin DIR-WITH-gestured]
 ///     gestured-bench callgrind-child GESTURE VIEWS RECOGNIZERS   (valgrind runs this)
 ///     gestured-bench write-recording FRAMES PATH   (a pan recording, and PATH.desc)
-///     gestured-bench alloc-trace GESTURE VIEWS RECOGNIZERS   (traps at a steady frame's allocation)
+///     gestured-bench alloc-trace GESTURE VIEWS RECOGNIZERS [passThrough]   (traps at a steady frame's allocation)
 ///     gestured-bench alloc-check   (every scenario's steady frames; exit 1 if any allocates)
 ///     gestured-bench strokes [PER-SHAPE]   (stroke accuracy and cost; also part of the full run)
 ///     gestured-bench stroke-pictures DIR   (an SVG of each built-in stroke template)
