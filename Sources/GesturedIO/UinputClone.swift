@@ -21,6 +21,8 @@ public final class UinputClone {
     public let devnode: String?
     /// The clone's sysfs path (`/sys/devices/virtual/input/inputN`), when the kernel says.
     public let syspath: String?
+    /// Whether it has `BTN_TOUCH` (as its device does), for `CloneEncoder`.
+    public let hasTouchButton: Bool
     private let descriptor: FileDescriptor
     private var uinput: OpaquePointer?
     /// Reused for every write: one `write(2)` per batch of events.
@@ -42,6 +44,7 @@ public final class UinputClone {
         let template = try Self.template(cloning: source)
         defer { libevdev_free(template) }
         name = libevdev_get_name(template).map { String(cString: $0) } ?? Self.nameSuffix
+        hasTouchButton = libevdev_has_event_code(template, UInt32(EV_KEY), UInt32(BTN_TOUCH)) != 0
         descriptor = try FileDescriptor.open(path, flags: O_RDWR | O_CLOEXEC)
         var uinput: OpaquePointer?
         let status = libevdev_uinput_create_from_device(template, descriptor.rawValue, &uinput)

@@ -125,8 +125,7 @@ final class DeviceHub {
                                         screen: live.pipeline.screens[candidate.screen])
         devices[token] = OpenDevice(info: info, evdev: evdev, id: id, description: description, treatment: treatment,
                                     monotonic: monotonic, clone: clone,
-                                    encoder: clone.map { _ in CloneEncoder(slotCount: description.slotCount,
-                                                                           hasTouchButton: evdev.hasCode(type: EventCode.EV_KEY, code: EventCode.BTN_TOUCH)) })
+                                    encoder: clone.map { CloneEncoder(slotCount: description.slotCount, hasTouchButton: $0.hasTouchButton) })
         let screen = live.pipeline.screens[candidate.screen].id.map { " on screen \($0)" } ?? ""
         Log.info("\(info.sysname) (\(info.name)): using it, \(description.slotCount) slots\(screen)")
         clients.broadcast { seq, format in
