@@ -69,6 +69,10 @@ struct PassThroughVMTests {
         #expect(b.name == VMGuest.touchscreenName + " (gestured)")
         #expect(b.slotCount == a.slotCount && b.mtX == a.mtX && b.mtY == a.mtY && b.isDirect, "\(a) vs \(b)")
         real.close()
+        let devices = try Subprocess.run(VMGuest.gestured, ["devices", "--config", setup.daemon.configPath],
+                                         in: setup.daemon.directory.path, deadline: deadline(milliseconds: 30_000))
+        #expect(devices.stdout.contains("\(setup.cloneSysname) \"\(VMGuest.touchscreenName) (gestured)\" touchscreen: "
+                                        + "not used (a pass-through clone made by gestured"), "\(devices.stdout)")
 
         try Touch.tap(on: screen, id: 1, x: 3900, y: 100)   // the admin corner: never forwarded
         try Touch.tap(on: screen, id: 2, x: 1000, y: 3000)
