@@ -95,8 +95,14 @@ final class VMDaemon {
     func connectForTouches() throws -> LineClient {
         let client = try connect()
         try client.send(line: "subscribe touches")
-        try #require(try client.readLine(deadline: deadline(milliseconds: 10_000)) == "ok command=subscribe")
-        return client
+        // A `device added` line may come first: a panel created just before the daemon started
+        // can still be in udev's hands at its enumeration, and is then opened on udev's event.
+        let limit = deadline(milliseconds: 10_000)
+        while true {
+            let line = try client.readLine(deadline: limit)
+            if line == "ok command=subscribe" { return client }
+            try #require(line?.hasPrefix("device ") == true, "expected the subscribe answer, got \(line ?? "nothing"); stderr:\n\(log)")
+        }
     }
 
     /// SIGTERM and a clean exit.
