@@ -31,6 +31,10 @@ final class ClientHub {
     private var readStarts: [Instant] = []
 
     var count: Int { server.clientCount }
+    /// `run --trace`: the trace is logged (at debug priority), whether or not a client asks for it.
+    var logsTrace = false { didSet { updateTracing() } }
+    /// Reused for every trace line of a client's format.
+    private var traceLine: [UInt8] = []
 
     init(server: UnixSocketServer, poller: Poller, live: LivePipeline, actions: ActionRunner) {
         self.server = server
@@ -43,7 +47,7 @@ final class ClientHub {
     /// default; touch lines and failed states to subscribers; filters per client), and each
     /// gesture to the action runner.
     func publish() {
-        if live.pipeline.tracesTransitions { for line in live.pipeline.drainTrace() { Log.trace(line) } }
+        if live.pipeline.tracesTransitions { publishTrace(live.pipeline.drainTrace()) }
         guard !live.output.isEmpty else { return }
         // Once per batch, not per item: the server sorts its ids on every call. A client dropped
         // while sending is skipped, as its state is gone.
@@ -65,9 +69,35 @@ final class ClientHub {
                             send: { send($1, to: $0) })
     }
 
-    /// The pipeline makes touch outputs only while some client is subscribed to them.
+    /// Trace lines go to the log with `run --trace`, and to each client subscribed to the trace,
+    /// before the lines of the same batch (as `replay --trace` prints them). They are never
+    /// coalesced: a client that does not read them is bounded like any other (its queue limit).
+    private func publishTrace(_ lines: [String]) {
+        guard !lines.isEmpty else { return }
+        if logsTrace { for line in lines { Log.trace(line) } } else {
+            // Traced because a client asked: recognizer bugs are still the log's (RecognizerBugLog).
+            let bugs = lines.filter { $0.hasPrefix("BUG: ") }
+            if !bugs.isEmpty { RecognizerBugLog.log(bugs) }
+        }
+        for id in server.clientIDs {
+            guard let subscription = clients[id]?.subscription, subscription.trace else { continue }
+            for line in lines {
+                traceLine.removeAll(keepingCapacity: true)
+                LineEncoder.trace(line, format: subscription.format, into: &traceLine)
+                send(traceLine, to: id)
+            }
+        }
+    }
+
+    /// The pipeline makes touch outputs only while some client is subscribed to them, and
+    /// traces transitions only while the trace is logged or some client is subscribed to it.
     private func updateTouchReporting() {
         live.pipeline.reportsTouches = clients.values.contains { $0.subscription.touches }
+        updateTracing()
+    }
+
+    private func updateTracing() {
+        live.pipeline.tracesTransitions = logsTrace || clients.values.contains { $0.subscription.trace }
     }
 
     /// Queues a line; every client's lines of one loop iteration go out in one write (`flush`).

@@ -67,9 +67,8 @@ final class Daemon {
             throw .configuration("\(error)")
         }
         live.pipeline.reportsTouches = false   // until a client subscribes to touches
-        live.pipeline.tracesTransitions = trace  // `run --trace`: drained in `ClientHub.publish`
-
         clients = ClientHub(server: server, poller: poller, live: live, actions: actions)
+        clients.logsTrace = trace  // `run --trace`; clients may subscribe to the trace as well
         devices = DeviceHub(poller: poller, monitor: monitor, live: live, clients: clients, configuration: configuration)
         control = Control(configuration: configuration, live: live) { [unowned devices] in devices.controlDevices }
         clients.control = control

@@ -11,6 +11,7 @@ struct ClientRequestTests {
         #expect(try ClientRequest.parse("format text\r") == .format(.text))
         #expect(try ClientRequest.parse("subscribe touches") == .subscribe(.touches))
         #expect(try ClientRequest.parse("unsubscribe failed") == .unsubscribe(.failed))
+        #expect(try ClientRequest.parse("subscribe trace") == .subscribe(.trace))
         #expect(try ClientRequest.parse("filter") == .filter(nil))
         #expect(try ClientRequest.parse("ping") == .ping)
         let filter = try LineFilter(parsing: "type=tap|swipe view=button-*")
@@ -22,7 +23,7 @@ struct ClientRequestTests {
         #expect(parse("format") == "error format: format takes one argument")
         #expect(parse("format  json") == "error format: format takes one argument")
         #expect(parse("format xml") == "error format: unknown format 'xml' (text or json)")
-        #expect(parse("subscribe everything") == "error subscribe: unknown stream 'everything' (touches or failed)")
+        #expect(parse("subscribe everything") == "error subscribe: unknown stream 'everything' (touches, failed or trace)")
         #expect(parse("filter colour=red") == "error filter: unknown filter key 'colour' (type, state, name, view, device or screen)")
         #expect(parse("filter type") == "error filter: filter term 'type' is not key=pattern")
         #expect(parse("filter type=") == "error filter: filter term 'type=' has an empty pattern")
@@ -100,5 +101,20 @@ struct RequestFramerTests {
         var exact = RequestFramer()
         exact.append(Array((String(repeating: "a", count: ClientRequest.maximumLength) + "\n").utf8))
         #expect(drain(&exact) == [.line(String(repeating: "a", count: ClientRequest.maximumLength))])
+    }
+
+    @Test func theTraceIsASubscriptionAndALineOfItsOwn() throws {
+        var subscription = ClientSubscription()
+        #expect(!subscription.trace)
+        subscription.apply(try ClientRequest.parse("subscribe trace"))
+        #expect(subscription.trace && !subscription.touches && !subscription.failed)
+        subscription.apply(try ClientRequest.parse("unsubscribe trace"))
+        #expect(!subscription.trace)
+        var text: [UInt8] = [], json: [UInt8] = []
+        let entry = "1.550000 single: possible → waiting (requires double to fail)"
+        LineEncoder.trace(entry, format: .text, into: &text)
+        LineEncoder.trace(entry, format: .json, into: &json)
+        #expect(String(decoding: text, as: UTF8.self) == "trace text=\"\(entry)\"\n")
+        #expect(String(decoding: json, as: UTF8.self) == "{\"event\":\"trace\",\"text\":\"\(entry)\"}\n")
     }
 }

@@ -63,6 +63,40 @@ import Testing
                 "\(daemon.log)")
     }
 
+    /// `subscribe trace` without `--trace`: the client gets every transition with its reason as
+    /// `trace` lines, before the gesture line of the same batch; a client that did not subscribe
+    /// gets none, and the log gets none either (tracing was asked for by the client only).
+    @Test func aClientSubscribedToTheTraceGetsTransitionsWithReasons() throws {
+        guard let daemon = try RunningDaemon(config: """
+            { screen: {width: 1000, height: 1000}, views: [{id: "root", gestures: [
+                {id: "single", type: "tap", requireToFail: ["double"]},
+                {id: "double", type: "tap", numberOfTapsRequired: 2}]}] }
+            """) else { return }
+        let tracer = try daemon.connect(), plain = try daemon.connect()
+        try tracer.send(line: "subscribe trace")
+        #expect(try tracer.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
+        #expect(try tracer.readLine(deadline: deadline(milliseconds: 5000)) == "ok command=subscribe")
+        var lines: [String] = []
+        while let line = try tracer.readLine(deadline: deadline(milliseconds: 10_000)) {
+            lines.append(line)
+            if line.hasPrefix("gesture ") { break }
+        }
+        // `trace text="TIME name: old → new (why)"`: the text without its time.
+        let traces = lines.filter { $0.hasPrefix("trace text=\"") }.map { line in
+            String(line.dropFirst("trace text=\"".count).dropLast().drop { $0 != " " }.dropFirst())
+        }
+        #expect(traces == ["single: possible → waiting (requires double to fail)",
+                           "double: possible → failed (no tap 2 within maximumTapInterval 0.3 s)",
+                           "single: waiting → possible (double failed)",
+                           "single: possible → ended (1 tap of 1 touch)"], "\(lines)")
+        #expect(lines.count == traces.count + 1 && lines.last?.hasPrefix("gesture tap ended single ") == true, "\(lines)")
+        let plainLine = try #require(try daemon.firstLine(from: plain, startingWith: "gesture "))
+        #expect(plainLine.hasPrefix("gesture tap ended single "))
+        let (_, rest) = try daemon.stop(readingRestOf: [plain])
+        #expect(rest.first?.contains { $0.hasPrefix("trace ") } == false, "\(rest)")
+        #expect(!daemon.log.contains("trace "), "\(daemon.log)")
+    }
+
     /// A value beyond the advertised range is clamped (the tap lands on the top edge) and
     /// logged as a warning; a rule's grab is taken and logged.
     @Test func outOfRangeValueIsClampedAndWarnedAndGrabIsTaken() throws {
@@ -95,7 +129,7 @@ import Testing
         #expect(try swipes.readLine(deadline: deadline(milliseconds: 5000)) == "ok command=filter")
         #expect(try rude.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
         #expect(try rude.readLine(deadline: deadline(milliseconds: 5000)) ==
-                "error command=subscribe message=\"unknown stream 'everything' (touches or failed)\"")
+                "error command=subscribe message=\"unknown stream 'everything' (touches, failed or trace)\"")
 
         var events: [String] = []
         while let line = try json.readLine(deadline: deadline(milliseconds: 10_000)) {

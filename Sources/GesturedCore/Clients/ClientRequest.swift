@@ -17,7 +17,7 @@ public enum ClientRequest: Hashable, Sendable {
 
     /// Line kinds a client receives only when it subscribes.
     public enum Stream: String, Hashable, Sendable, CaseIterable {
-        case touches, failed
+        case touches, failed, trace
     }
 
     /// The longest request line accepted, in bytes (without the newline).
@@ -68,7 +68,7 @@ public enum ClientRequest: Hashable, Sendable {
         case "subscribe", "unsubscribe":
             let a = try one()
             guard let stream = Stream(rawValue: String(a)) else {
-                throw ParseError(command: command, message: "unknown stream '\(a)' (touches or failed)")
+                throw ParseError(command: command, message: "unknown stream '\(a)' (touches, failed or trace)")
             }
             return verb == "subscribe" ? .subscribe(stream) : .unsubscribe(stream)
         case "filter":
@@ -162,6 +162,8 @@ public struct ClientSubscription: Hashable, Sendable {
     public var format: LineFormat = .text
     public var touches = false
     public var failed = false
+    /// Every recognizer transition with its reason (`trace` lines, as `--trace` logs them).
+    public var trace = false
     public var filter: LineFilter?
 
     public init() {}
@@ -174,6 +176,8 @@ public struct ClientSubscription: Hashable, Sendable {
         case .subscribe(.failed): failed = true
         case .unsubscribe(.touches): touches = false
         case .unsubscribe(.failed): failed = false
+        case .subscribe(.trace): trace = true
+        case .unsubscribe(.trace): trace = false
         case .filter(let f): filter = f
         case .ping, .control, .stats: break
         }

@@ -131,6 +131,15 @@ public enum LineEncoder {
         }
     }
 
+    /// A `trace` line: one recognizer transition with its reason, as `--trace` logs it
+    /// (`TIME name: old → new (why)`), for clients that subscribe to the trace. Diagnostics, not
+    /// events: no `seq`.
+    public static func trace(_ text: String, format: LineFormat, into out: inout [UInt8]) {
+        line("trace", format: format, strings: text.utf8.count, into: &out) { line in
+            line.field("text", string: text)
+        }
+    }
+
     public static func output(_ o: GesturePipeline.Output, seq: UInt64, format: LineFormat) -> String {
         string { output(o, seq: seq, format: format, into: &$0) }
     }
