@@ -7,8 +7,8 @@ enum Command: Equatable {
     case replay(config: String?, format: LineFormat, touches: Bool, failed: Bool, trace: Bool, forwarded: Bool,
                 description: String?, recordings: [String])
     case checkConfig(file: String, strict: Bool)
-    case explain(config: String?, layout: String?, x: Double, y: Double)
-    case draw(config: String?, layout: String?, background: String?, recording: String?, description: String?, output: String)
+    case explain(config: String?, screen: String?, layout: String?, x: Double, y: Double)
+    case draw(config: String?, screen: String?, layout: String?, background: String?, recording: String?, description: String?, output: String)
     case replayStrokes(config: String?, description: String?, recording: String)
     case recordStroke(name: String, output: String?, description: String?, recording: String)
     /// `record-stroke` without a RECORDING: the first stroke drawn on a live touch device.
@@ -87,13 +87,15 @@ enum Arguments {
             return .checkConfig(file: positional[0], strict: strict)
         case "explain":
             let config = try options.value("--config"), layout = try options.value("--layout")
+            let screen = try options.value("--screen")
             let positional = try options.finish(positional: 2, allowingNegativeNumbers: true)
             guard let x = Double(positional[0]), let y = Double(positional[1]), x.isFinite, y.isFinite else {
                 throw UsageError(message: "explain needs X and Y, numbers in screen points; got '\(positional[0])' '\(positional[1])'")
             }
-            return .explain(config: config, layout: layout, x: x, y: y)
+            return .explain(config: config, screen: screen, layout: layout, x: x, y: y)
         case "draw":
             let config = try options.value("--config"), layout = try options.value("--layout")
+            let screen = try options.value("--screen")
             let background = try options.value("--background"), description = try options.value("--description")
             guard let output = try options.value("--output") else { throw UsageError(message: "draw needs --output FILE.svg|FILE.html") }
             guard output.hasSuffix(".svg") || output.hasSuffix(".html") else {
@@ -101,7 +103,7 @@ enum Arguments {
             }
             let positional = try options.finish(positional: 0...1)
             if description != nil && positional.isEmpty { throw UsageError(message: "--description goes with a RECORDING") }
-            return .draw(config: config, layout: layout, background: background, recording: positional.first,
+            return .draw(config: config, screen: screen, layout: layout, background: background, recording: positional.first,
                          description: description, output: output)
         case "devices":
             let config = try options.value("--config"), json = options.flag("--json")
@@ -148,10 +150,10 @@ enum Arguments {
           gestured check-config [--strict] FILE
                                      validate a configuration; exit 0, or print errors and exit
                                      78; warnings (likely mistakes) exit 0 unless --strict
-          gestured explain [--config FILE] [--layout NAME] X Y
+          gestured explain [--config FILE] [--screen ID] [--layout NAME] X Y
                                      why a touch at X,Y (screen points) goes to the view it goes
                                      to, and which recognizers it reaches, in winning order
-          gestured draw [--config FILE] [--layout NAME] [--background IMAGE]
+          gestured draw [--config FILE] [--screen ID] [--layout NAME] [--background IMAGE]
                         [RECORDING [--description DESC]] --output FILE.svg|FILE.html
                                      a picture of the region map (and of a recording's touches
                                      and gestures); HTML adds a timeline to play it

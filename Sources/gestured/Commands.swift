@@ -29,8 +29,24 @@ func loadConfiguration(_ path: String?, logWarnings: Bool = false) throws(Comman
 }
 
 /// `loadConfiguration`, then `layout` applied (`explain --layout`, `draw --layout`).
-func loadConfiguration(_ path: String?, layout: String?) throws(CommandFailure) -> Configuration {
-    let configuration = try loadConfiguration(path)
+///
+/// With `screens`, the one screen `screen` names (or the only one) is taken as the single form:
+/// its size, views and layouts; `draw` and `explain` picture one screen at a time.
+func loadConfiguration(_ path: String?, screen: String?, layout: String?) throws(CommandFailure) -> Configuration {
+    var configuration = try loadConfiguration(path)
+    let file = path ?? "<default configuration>"
+    if configuration.screens.isEmpty {
+        if screen != nil { throw CommandFailure(ExitStatus.usage, "--screen: \(file) has no screens (it configures one screen)") }
+    } else {
+        let ids = configuration.screens.compactMap(\.id)
+        guard let id = screen ?? (ids.count == 1 ? ids[0] : nil) else {
+            throw CommandFailure(ExitStatus.usage, "\(file) has several screens (\(ids.joined(separator: ", "))): name one with --screen ID")
+        }
+        guard let spec = configuration.screens.first(where: { $0.id == id }) else {
+            throw CommandFailure(ExitStatus.usage, "--screen: no screen '\(id)' in \(file); it has \(ids.joined(separator: ", "))")
+        }
+        (configuration.screen, configuration.views, configuration.layouts, configuration.screens) = (spec.size, spec.views, spec.layouts, [])
+    }
     guard let layout else { return configuration }
     guard let applied = configuration.applying(layout: layout) else {
         let known = configuration.layouts.keys.sorted()

@@ -4,9 +4,9 @@ import Glibc
 
 /// `gestured draw`: the region map (and a recording's touches and gestures) as SVG or HTML.
 enum DrawCommand {
-    static func run(config: String?, layout: String?, background: String?, recording: String?,
+    static func run(config: String?, screen: String?, layout: String?, background: String?, recording: String?,
                     description: String?, output: String) throws(CommandFailure) {
-        var configuration = try loadConfiguration(config, layout: layout)
+        var configuration = try loadConfiguration(config, screen: screen, layout: layout)
         var picture: RecordingPicture?
         if let recording {
             let (device, events) = try ReplayCommand.load(recording: recording, description: description)

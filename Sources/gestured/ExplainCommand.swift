@@ -3,8 +3,8 @@ import GesturedCore
 /// `gestured explain X Y`: the hit-test walk, the winner and its route; the last line is
 /// `view ID` or `view none` (CONTRACT.md §4).
 enum ExplainCommand {
-    static func run(config: String?, layout: String?, x: Double, y: Double) throws(CommandFailure) {
-        let configuration = try loadConfiguration(config, layout: layout)
+    static func run(config: String?, screen: String?, layout: String?, x: Double, y: Double) throws(CommandFailure) {
+        let configuration = try loadConfiguration(config, screen: screen, layout: layout)
         let engine: GestureEngine
         do { engine = try GestureEngine(views: configuration.views, screen: configuration.screen ?? DeviceGeometry.fallbackScreen) } catch {
             throw CommandFailure(ExitStatus.config, "\(config ?? "<default configuration>"): \(error)")

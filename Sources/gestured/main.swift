@@ -26,10 +26,10 @@ do throws(CommandFailure) {
         print(Arguments.help, terminator: "")
     case .checkConfig(let file, let strict):
         try CheckConfigCommand.run(file: file, strict: strict)
-    case .explain(let config, let layout, let x, let y):
-        try ExplainCommand.run(config: config, layout: layout, x: x, y: y)
-    case .draw(let config, let layout, let background, let recording, let description, let output):
-        try DrawCommand.run(config: config, layout: layout, background: background, recording: recording,
+    case .explain(let config, let screen, let layout, let x, let y):
+        try ExplainCommand.run(config: config, screen: screen, layout: layout, x: x, y: y)
+    case .draw(let config, let screen, let layout, let background, let recording, let description, let output):
+        try DrawCommand.run(config: config, screen: screen, layout: layout, background: background, recording: recording,
                             description: description, output: output)
     case .devices(let config, let json):
         try DevicesCommand.run(config: config, json: json)

@@ -64,6 +64,25 @@ struct DrawTests {
         #expect(!html.contains("src="))
     }
 
+    /// With `screens`, draw and explain picture one screen, named with `--screen`; without it
+    /// they say which screens there are; `--screen` on a file without screens is refused.
+    @Test func screensArePicturedOneAtATime() throws {
+        let twoPanels = Self.root + "/config/two-panels.json5"
+        let customer = try run(["explain", "--config", twoPanels, "--screen", "customer", "600", "400"])
+        #expect(customer.status == 0 && customer.stdout.hasSuffix("\nview pay\n"), "\(customer)")
+        let operatorScreen = try run(["explain", "--config", twoPanels, "--screen", "operator", "600", "400"])
+        #expect(operatorScreen.status == 0 && operatorScreen.stdout.hasSuffix("\nview till\n"), "\(operatorScreen)")
+        let unnamed = try run(["explain", "--config", twoPanels, "600", "400"])
+        #expect(unnamed.status == 2 && unnamed.stderr.contains("has several screens (customer, operator): name one with --screen ID"))
+        let unknown = try run(["explain", "--config", twoPanels, "--screen", "kitchen", "1", "1"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("no screen 'kitchen'"))
+        let single = try run(["explain", "--config", Self.tapsConfig, "--screen", "customer", "1", "1"])
+        #expect(single.status == 2 && single.stderr.contains("has no screens"))
+        let svg = try drawing(["draw", "--config", twoPanels, "--screen", "customer"], output: "c.svg")
+        #expect(svg.contains("data-view=\"pay\"") && svg.contains("data-view=\"customerRoot\"") && !svg.contains("data-view=\"till\""))
+        #expect(svg.contains("viewBox=\"0 0 800 480\""), "the customer screen is 800×480")
+    }
+
     @Test func explainEndsWithTheView() throws {
         let hit = try run(["explain", "--config", Self.tapsConfig, "150", "150"])
         #expect(hit.status == 0 && hit.stdout.hasSuffix("\nview panel\n"))
