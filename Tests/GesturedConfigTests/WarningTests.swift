@@ -13,6 +13,20 @@ struct WarningTests {
         }
     }
 
+    /// With `screens`, each screen's tree is checked against its own size, and the warnings name
+    /// the screen's key path.
+    @Test func eachScreenIsCheckedOnItsOwn() {
+        #expect(warnings("""
+            { screens: [
+                { id: "a", width: 800, height: 480, devices: "rest",
+                  views: [{ id: "aRoot", subviews: [{ id: "far", frame: [900, 0, 50, 50] }] }] },
+                { id: "b", width: 1000, height: 1000, devices: [{ match: { name: "B*" } }],
+                  views: [{ id: "bRoot", gestures: [{ id: "single", type: "tap" }, { id: "double", type: "tap", numberOfTapsRequired: 2 }],
+                            subviews: [{ id: "near", frame: [900, 0, 50, 50] }] }] } ] }
+            """) == [#"test.json5:3:41: screens[0].views[0].subviews[0]: view "far" can never be hit: no part of its hit area is on the 800×480 screen inside its parents' hit areas"#,
+                     #"test.json5:5:41: screens[1].views[0].gestures[0]: taps "single" (1) and "double" (2) see the same touches without requireToFail: every 2-tap also fires "single" first; add requireToFail: ["double"] to "single""#])
+    }
+
     @Test func tapsDifferingInTapCountWithoutRequireToFail() {
         #expect(warnings("""
             { screen: { width: 1000, height: 1000 },

@@ -14,8 +14,15 @@ public struct ConfigurationWarning: Hashable, Sendable, CustomStringConvertible 
 }
 
 extension Configuration {
-    /// Every warning, in the order of the views and gestures in the file.
+    /// Every warning, in the order of the views and gestures in the file: screen by screen with
+    /// `screens` (key paths `screens[k].views[...]`).
     public func warnings() -> [ConfigurationWarning] {
+        guard !screens.isEmpty else { return warnings(views: views, screen: screen, prefix: "views") }
+        return screens.indices.flatMap { k in warnings(views: screens[k].views, screen: screens[k].size, prefix: "screens[\(k)].views") }
+    }
+
+    /// The warnings of one screen's view tree; `prefix` is the key path of its `views`.
+    private func warnings(views: [ViewSpec], screen: Size?, prefix: String) -> [ConfigurationWarning] {
         let tree = ViewTree(views: views, screen: screen ?? DeviceGeometry.fallbackScreen)
         // ViewTree numbers views in the file's order (depth first), so key paths line up.
         var viewPaths: [String] = []
@@ -25,7 +32,7 @@ extension Configuration {
                 walk(spec.subviews, "\(prefix)[\(i)].subviews")
             }
         }
-        walk(views, "views")
+        walk(views, prefix)
         var gestures: [(spec: GestureSpec, view: ViewTree.Index, path: String)] = []
         for (view, node) in tree.nodes.enumerated() {
             for (k, spec) in node.gestures.enumerated() { gestures.append((spec, view, "\(viewPaths[view]).gestures[\(k)]")) }
