@@ -155,7 +155,7 @@ final class Daemon {
 
     private func loop() {
         while running {
-            RecognizerBugLog.log(live.pipeline.takeTrace())
+            RecognizerBugLog.log(live.pipeline.drainTrace())
             armTimer()
             let ready: [PollResult]
             do { ready = try poller.wait(timeout: -1) } catch {

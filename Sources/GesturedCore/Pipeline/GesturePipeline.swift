@@ -258,7 +258,8 @@ public struct GesturePipeline: Sendable {
         set { for screen in screens.indices { screens[screen].engine.tracesTransitions = newValue } }
     }
 
-    /// The trace lines since the last call (empty unless `tracesTransitions`), screen by screen.
+    /// The engines' trace lines since the last call, screen by screen: every transition while
+    /// `tracesTransitions`, and recognizer bugs either way (bounded while it is off).
     public mutating func drainTrace() -> [String] {
         if screens.count == 1 { return screens[0].engine.trace.isEmpty ? [] : screens[0].engine.drainTrace() }
         var trace: [String] = []
@@ -269,13 +270,6 @@ public struct GesturePipeline: Sendable {
     /// When `advance(to:into:)` next has work, if ever.
     public var nextDeadline: Instant? { screens.count == 1 ? screens[0].engine.nextDeadline : earliestDeadline()?.1 }
 
-    /// The engines' traces since the last call (recognizer bugs, unless transitions are
-    /// traced), screen by screen.
-    public mutating func takeTrace() -> [String] {
-        var trace: [String] = []
-        for screen in screens.indices { trace += screens[screen].engine.drainTrace() }
-        return trace
-    }
 
     /// Appends the gesture events of `screen`'s engine, stamped with the screen's id, and lets
     /// the forwarder see them.
@@ -305,7 +299,7 @@ public struct GesturePipeline: Sendable {
         // is cancelled there, and they are not forwarded again.
         cancelForwarded(now: now)
         cancelAll(now: now, into: &output)
-        let tracing = tracesTransitions, trace = takeTrace()
+        let tracing = tracesTransitions, trace = drainTrace()
         for screen in fresh.indices { fresh[screen].engine.tracesTransitions = tracing }
         fresh[0].engine.trace = trace
         screens = fresh
