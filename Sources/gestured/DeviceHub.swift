@@ -163,10 +163,7 @@ final class DeviceHub {
         // The latency clock starts once the events are read: the read itself is the kernel's
         // (or, under umockdev, the emulator's) time, not the daemon's.
         let readStart = MonotonicClock.now()
-        if !device.monotonic {
-            let now = MonotonicClock.now()
-            for i in events.indices { events[i].time = now }
-        }
+        if !device.monotonic { for i in events.indices { events[i].time = readStart } }   // their read time
         live.output.removeAll(keepingCapacity: true)
         for event in events { live.pipeline.handle(event, from: device.id, into: &live.output) }
         writeForwarded()
