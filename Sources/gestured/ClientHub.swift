@@ -69,13 +69,14 @@ final class ClientHub {
                             send: { send($1, to: $0) })
     }
 
-    /// Trace lines go to the log with `run --trace`, and to each client subscribed to the trace,
-    /// before the lines of the same batch (as `replay --trace` prints them). They are never
-    /// coalesced: a client that does not read them is bounded like any other (its queue limit).
-    private func publishTrace(_ lines: [String]) {
+    /// The one consumer of the engines' trace: lines go to the log with `run --trace`, and to
+    /// each client subscribed to the trace, before the lines of the same batch (as `replay
+    /// --trace` prints them); never coalesced, so a client that does not read them is bounded
+    /// like any other (its queue limit). Without `--trace`, recognizer bugs among them (all of
+    /// them while nobody traces) are logged as errors (`RecognizerBugLog`).
+    func publishTrace(_ lines: [String]) {
         guard !lines.isEmpty else { return }
         if logsTrace { for line in lines { Log.trace(line) } } else {
-            // Traced because a client asked: recognizer bugs are still the log's (RecognizerBugLog).
             let bugs = lines.filter { $0.hasPrefix("BUG: ") }
             if !bugs.isEmpty { RecognizerBugLog.log(bugs) }
         }

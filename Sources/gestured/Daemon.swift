@@ -155,7 +155,6 @@ final class Daemon {
 
     private func loop() {
         while running {
-            RecognizerBugLog.log(live.pipeline.drainTrace())
             armTimer()
             let ready: [PollResult]
             do { ready = try poller.wait(timeout: -1) } catch {
@@ -176,6 +175,7 @@ final class Daemon {
                 case nil: break
                 }
             }
+            clients.publishTrace(live.pipeline.drainTrace())   // what no batch took, e.g. recognizer bugs
             clients.flush()
             supervisor.update(devices: devices.count, clients: clients.count)
         }

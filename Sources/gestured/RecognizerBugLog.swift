@@ -1,5 +1,5 @@
-/// Writes the engine's recognizer bugs (its trace: the daemon never traces transitions) to the
-/// log, rate-limited under one key: a recognizer that misbehaves on every frame costs five lines
+/// Writes the engine's recognizer bugs (the `BUG:` entries of its trace) to the log,
+/// rate-limited under one key: a recognizer that misbehaves on every frame costs five lines
 /// per window, and the engine itself keeps a bounded trace between drains.
 enum RecognizerBugLog {
     static let key = "recognizer bug"
