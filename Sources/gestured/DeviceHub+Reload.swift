@@ -83,7 +83,7 @@ extension DeviceHub {
         let before = Self.describe(live.pipeline.screens)
         live.output.removeAll(keepingCapacity: true)
         try live.pipeline.reload(configuration: fresh, sizes: sizes, now: MonotonicClock.now(), into: &live.output)
-        writeForwarded()   // the touches forwarded so far, cancelled in the application
+        writeForwarded()   // touches whose view's rules changed, cancelled in the application
         let after = Self.describe(live.pipeline.screens)
         Log.info(before == after ? "screens rebuilt: \(after); running gestures cancelled"
                                  : "screens rebuilt: \(before) → \(after); running gestures cancelled")
@@ -127,8 +127,12 @@ extension DeviceHub {
     private func readd(token: UInt64, rule: DeviceRule?, udevCalibration: [Double]?, screen: Int, changes: [String]) {
         guard var device = devices[token] else { return }
         let label = "\(device.info.sysname) (\(device.info.name))"
+        let now = MonotonicClock.now()
+        // The clone stays: the application's touches on it end here, not with the device.
+        live.pipeline.cancelForwarded(device: device.id, now: now)
+        writeForwarded()
         live.output.removeAll(keepingCapacity: true)
-        live.pipeline.removeDevice(device.id, now: MonotonicClock.now(), into: &live.output)
+        live.pipeline.removeDevice(device.id, now: now, into: &live.output)
         clients.publish()
         do {
             device.id = try live.pipeline.addDevice(device.description, rule: rule, fallbackCalibration: udevCalibration,

@@ -287,15 +287,73 @@ struct PassThroughTests {
                             "9 app cancel slot=0", "9 app up slot=0", "9 app cancel slot=1", "9 app up slot=1"])
     }
 
-    @Test func reloadCancelsForwardedTouches() throws {
+    // MARK: Reload
+
+    /// Reloads `views` (single form, same screen) at `ms`.
+    private func reload(_ s: inout PassThroughScript, _ views: [ViewSpec], at ms: Int64) throws {
+        var output: [GesturePipeline.Output] = []
+        try s.pipeline.reload(configuration: Configuration(screen: Size(width: 1000, height: 1000), views: views),
+                              now: Instant(microseconds: ms * 1000), into: &output)
+        s.record(output)
+    }
+
+    @Test func aReloadThatKeepsTheTouchsViewLetsTheApplicationKeepTheTouch() throws {
+        var s = try PassThroughScript([ViewSpec(id: "app", gestures: [tap("tap")])])
+        s.down(0, 100, 100, at: 0)
+        try reload(&s, [ViewSpec(id: "app", gestures: [tap("tap"), pan("pan")])], at: 10)
+        s.move(0, 300, 100, at: 20)      // the old tap failed; the new recognizers never saw the down
+        s.up(0, at: 30)
+        #expect(s.lines == ["0 app down slot=0 100,100", "10 tap failed", "20 app move slot=0 300,100", "30 app up slot=0"])
+    }
+
+    @Test func aReloadThatRemovesTheTouchsViewCancelsItInTheApplication() throws {
         var s = try PassThroughScript([ViewSpec(id: "app")])
         s.down(0, 100, 100, at: 0)
-        var output: [GesturePipeline.Output] = []
-        try s.pipeline.reload(configuration: Configuration(screen: Size(width: 1000, height: 1000), views: [ViewSpec(id: "new")]),
-                              now: Instant(microseconds: 10_000), into: &output)
-        s.record(output)
-        s.up(0, at: 20)
+        try reload(&s, [ViewSpec(id: "new")], at: 10)
+        s.move(0, 300, 100, at: 20)
+        s.up(0, at: 30)
         #expect(s.lines == ["0 app down slot=0 100,100", "10 app cancel slot=0", "10 app up slot=0"])
+    }
+
+    @Test func aReloadThatStopsTheViewForwardingCancelsItsTouchAndLeavesTheOthers() throws {
+        let before = [ViewSpec(id: "app", subviews: [ViewSpec(id: "corner", frame: frame(0, 0, 100, 100))])]
+        let after = [ViewSpec(id: "app", subviews: [ViewSpec(id: "corner", frame: frame(0, 0, 100, 100), forwardsTouches: false)])]
+        var s = try PassThroughScript(before)
+        s.down(0, 50, 50, at: 0)         // corner
+        s.down(1, 500, 500, at: 5)       // app
+        try reload(&s, after, at: 10)
+        s.up(0, at: 20); s.up(1, at: 30)
+        #expect(s.lines == ["0 app down slot=0 50,50", "5 app down slot=1 500,500",
+                            "10 app cancel slot=0", "10 app up slot=0", "30 app up slot=1"])
+    }
+
+    @Test func aTouchNeverSentStaysUnsentWhenItsViewStartsForwarding() throws {
+        var s = try PassThroughScript([ViewSpec(id: "app", forwardsTouches: false)])
+        s.down(0, 100, 100, at: 0)
+        try reload(&s, [ViewSpec(id: "app")], at: 10)
+        s.up(0, at: 20)
+        s.down(0, 100, 100, at: 30)
+        s.up(0, at: 40)
+        #expect(s.lines == ["30 app down slot=0 100,100", "40 app up slot=0"])
+    }
+
+    @Test func aReloadFlushesATouchHeldByARecognizerItCancelled() throws {
+        let views = [ViewSpec(id: "app", gestures: [delivering(edgePan("edge", [.left]), delaysBegan: true)])]
+        var s = try PassThroughScript(views)
+        s.down(0, 5, 500, at: 0)
+        s.move(0, 6, 500, at: 5)
+        try reload(&s, views, at: 10)
+        s.up(0, at: 20)
+        #expect(s.lines == ["10 edge failed", "10 app down slot=0 5,500", "10 app move slot=0 6,500", "20 app up slot=0"])
+    }
+
+    @Test func aReloadReleasesALiftHeldForADoubleTap() throws {
+        let views = [ViewSpec(id: "app", gestures: [tap("double", taps: 2)])]
+        var s = try PassThroughScript(views)
+        s.down(0, 100, 100, at: 0)
+        s.up(0, at: 50)                  // held: the double tap may still need it
+        try reload(&s, views, at: 100)
+        #expect(s.lines == ["0 app down slot=0 100,100", "100 double failed", "100 app up slot=0"])
     }
 
     @Test func removingTheDeviceDropsWhatItsCloneWouldHaveGot() throws {

@@ -295,15 +295,16 @@ public struct GesturePipeline: Sendable {
             spec.size ?? screens.first { $0.id == spec.id }?.size ?? screens[0].size
         }
         var fresh = try Self.build(configuration, sizes: sizes)
-        // The new recognizers never saw the touches down: whatever the application got of them
-        // is cancelled there, and they are not forwarded again.
-        cancelForwarded(now: now)
+        // The new recognizers never saw the touches down and never claim them: a touch the
+        // application has goes on there unless its view's rules changed (`TouchForwarder.carry`).
+        forwarder.carry(from: screens, to: fresh)
         cancelAll(now: now, into: &output)
         let tracing = tracesTransitions, trace = drainTrace()
         for screen in fresh.indices { fresh[screen].engine.tracesTransitions = tracing }
         fresh[0].engine.trace = trace
         screens = fresh
         reserveEventCapacity()
+        forwarder.decide(now: now, screens: screens, into: &forwarded)
     }
 
     /// Cancels every screen's running gestures (their touches stay down, unrouted).

@@ -49,7 +49,7 @@ struct TouchForwarder: Sendable {
     struct Tracked: Sendable {
         let touch: TouchID
         let device: Int
-        let screen: Int
+        var screen: Int
         var state: State
         /// Recognizers of its route still undecided about it (engine slot indices).
         var pending: [Int]
@@ -135,6 +135,28 @@ struct TouchForwarder: Sendable {
                 guard let k = tracked[i].pending.firstIndex(of: slot) else { continue }
                 tracked[i].pending.remove(at: k)
                 if claims { tracked[i].claimed = true }
+            }
+        }
+    }
+
+    /// Carries the touches over a reload from `old` screens to `fresh` ones, by screen id and
+    /// view id: the old recognizers are gone (cancelled, like a failure to the touch: they hold
+    /// nothing back any more). A touch keeps going to the application only while its rules did
+    /// not change: its screen is still there and the view it began in still exists and still
+    /// forwards touches. Every other touch is claimed (cancelled in the application); a touch
+    /// never sent stays unsent. Call `decide` after installing `fresh`.
+    mutating func carry(from old: [GesturePipeline.Screen], to fresh: [GesturePipeline.Screen]) {
+        for i in tracked.indices {
+            let engine = old[tracked[i].screen].engine
+            let oldScreenID = old[tracked[i].screen].id
+            tracked[i].pending = []
+            guard let screen = fresh.firstIndex(where: { $0.id == oldScreenID }) else { tracked[i].claimed = true; continue }
+            tracked[i].screen = screen
+            guard let view = engine.view(of: tracked[i].touch) else { continue }   // outside every view: no rule
+            let node = engine.tree.nodes[view]
+            guard let now = fresh[screen].engine.tree.index(of: node.id),
+                  fresh[screen].engine.tree.nodes[now].forwardsTouches == node.forwardsTouches else {
+                tracked[i].claimed = true; continue
             }
         }
     }
