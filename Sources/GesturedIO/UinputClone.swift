@@ -12,9 +12,27 @@ import Glibc
 public final class UinputClone {
     /// What every clone's name ends with; the daemon never takes a device so named as input.
     public static let nameSuffix = " (gestured)"
+    /// The longest name the kernel keeps for a uinput device: `UINPUT_MAX_NAME_SIZE` (80, in
+    /// linux/uinput.h) less its terminating NUL. Longer names are cut, which would cut the suffix.
+    static let maximumNameBytes = 79
+    /// Where the kernel puts every uinput device (it has no physical parent).
+    static let virtualDevices = "/sys/devices/virtual/input/"
 
-    /// Whether a device of this name is one of the daemon's clones.
-    public static func isClone(name: String) -> Bool { name.hasSuffix(nameSuffix) }
+    /// The clone's name for a device named `name`: `<name> (gestured)`, the device's name
+    /// shortened (at a character) when the whole would not fit the kernel's limit, so the
+    /// suffix always survives.
+    public static func name(cloning name: String) -> String {
+        var base = Substring(name)
+        while base.utf8.count + nameSuffix.utf8.count > maximumNameBytes { base = base.dropLast() }
+        return base + nameSuffix
+    }
+
+    /// Whether the input device at `syspath` named `name` is a clone made by gestured (this
+    /// daemon or another instance): a uinput device, so under `/sys/devices/virtual/input/`,
+    /// whose name ends with the suffix. A real panel is never taken for one by its name alone.
+    public static func isClone(name: String, syspath: String) -> Bool {
+        syspath.hasPrefix(virtualDevices) && name.hasSuffix(nameSuffix)
+    }
 
     public let name: String
     /// The clone's event node (`/dev/input/eventN`), when the kernel says.
@@ -100,8 +118,7 @@ extension UinputClone {
         guard let template = libevdev_new() else {
             throw SystemError(operation: "libevdev_new", errno: Errno(rawValue: ENOMEM))
         }
-        let name = (libevdev_get_name(device).map { String(cString: $0) } ?? "touchscreen") + nameSuffix
-        libevdev_set_name(template, name)
+        libevdev_set_name(template, Self.name(cloning: libevdev_get_name(device).map { String(cString: $0) } ?? "touchscreen"))
         libevdev_set_id_bustype(template, BUS_VIRTUAL)
         libevdev_set_id_vendor(template, libevdev_get_id_vendor(device))
         libevdev_set_id_product(template, libevdev_get_id_product(device))

@@ -24,7 +24,7 @@ struct DeviceCandidate {
         }
         // The daemon's own clones are touchscreens to udev too: taking one as input would feed
         // the daemon its own forwarded touches.
-        guard !UinputClone.isClone(name: info.name) else {
+        guard !UinputClone.isClone(name: info.name, syspath: info.syspath) else {
             Log.debug("\(label): a clone made by gestured, not used")
             return nil
         }

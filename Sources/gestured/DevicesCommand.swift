@@ -70,7 +70,7 @@ enum DevicesCommand {
         if !configuration.screens.isEmpty { entry.screen = screen.flatMap { configuration.screens[$0].id } ?? "" }
         let decision = DeviceSelection.decide(description, properties: info.properties, rules: configuration.devices)
         switch decision {
-        case .use where UinputClone.isClone(name: info.name):
+        case .use where UinputClone.isClone(name: info.name, syspath: info.syspath):
             entry.decision = "not used (a pass-through clone made by gestured: the application's touchscreen)"
         case .use where screen == nil:
             entry.decision = "not used (no screen takes it)"

@@ -32,8 +32,6 @@ struct UinputCloneTests {
         let clone = try UinputClone.template(cloning: source)
         defer { libevdev_free(clone) }
         #expect(String(cString: libevdev_get_name(clone)) == "ILITEK Multi-Touch (gestured)")
-        #expect(UinputClone.isClone(name: String(cString: libevdev_get_name(clone))))
-        #expect(!UinputClone.isClone(name: "ILITEK Multi-Touch"))
         #expect(libevdev_get_id_vendor(clone) == 0x222a && libevdev_get_id_product(clone) == 0x0001)
         #expect(libevdev_get_id_bustype(clone) == BUS_VIRTUAL)
         #expect(libevdev_has_property(clone, UInt32(INPUT_PROP_DIRECT)) == 1)
@@ -46,6 +44,26 @@ struct UinputCloneTests {
         let tool = try #require(libevdev_get_abs_info(clone, UInt32(ABS_MT_TOOL_TYPE))?.pointee)
         #expect(tool.maximum >= 2, "MT_TOOL_PALM must be writable")
         #expect(libevdev_get_abs_info(clone, UInt32(ABS_MT_TRACKING_ID))!.pointee.maximum == 0xFFFF)
+    }
+
+    @Test func aLongNameIsShortenedSoTheKernelKeepsTheSuffix() throws {
+        let source = Self.panel()
+        defer { libevdev_free(source) }
+        libevdev_set_name(source, String(repeating: "Ä", count: 40) + " Touchscreen")   // 92 bytes
+        let clone = try UinputClone.template(cloning: source)
+        defer { libevdev_free(clone) }
+        let name = String(cString: libevdev_get_name(clone))
+        #expect(name == String(repeating: "Ä", count: 34) + " (gestured)")   // 68 + 11 bytes; one "Ä" more would be 81
+        #expect(name.utf8.count <= UinputClone.maximumNameBytes)
+        #expect(UinputClone.name(cloning: "ILITEK Multi-Touch") == "ILITEK Multi-Touch (gestured)")
+    }
+
+    @Test func aCloneIsAVirtualInputDeviceWithTheSuffixNotANameAlone() {
+        let virtual = "/sys/devices/virtual/input/input21/event7"
+        let usb = "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0/0003:222A:0001.0001/input/input12/event5"
+        #expect(UinputClone.isClone(name: "ILITEK Multi-Touch (gestured)", syspath: virtual))
+        #expect(!UinputClone.isClone(name: "ILITEK Multi-Touch (gestured)", syspath: usb))
+        #expect(!UinputClone.isClone(name: "ILITEK Multi-Touch", syspath: virtual))
     }
 
     @Test func withoutUinputTheCloneFailsWithTheOpenErrorAndPath() {
