@@ -19,6 +19,8 @@ struct Report {
     var core: [CoreBenchmarks.Result] = []
     var hitTest: [Figure] = []
     var soak: Figure?
+    /// Pass-through read-to-write time per scenario (`ForwardingBenchmarks`).
+    var forwarding: [Figure] = []
     var callgrind: Callgrind.Result?
     var daemon: [Figure] = []
     var seconds = 0.0
@@ -53,6 +55,7 @@ struct Report {
                                   samples: c.instructionsPerFrame.map { [$0] } ?? [], note: c.note))
         }
         figures += hitTest
+        figures += forwarding
         if let soak { figures.append(soak) }
         figures += daemon
         for f in figures {
@@ -87,6 +90,7 @@ struct Report {
         } else { out += "null" }
         out += ",\n\"hitTest\":[" + hitTest.map(figure).joined(separator: ",\n") + "],\n"
         out += "\"soak\":" + (soak.map(figure) ?? "null") + ",\n"
+        out += "\"forwarding\":[" + forwarding.map(figure).joined(separator: ",\n") + "],\n"
         out += "\"daemon\":[" + daemon.map(figure).joined(separator: ",\n") + "]\n}\n"
         return out
     }

@@ -12,6 +12,7 @@ import Glibc
 ///     gestured-bench alloc-check   (every scenario's steady frames; exit 1 if any allocates)
 ///     gestured-bench strokes [PER-SHAPE]   (stroke accuracy and cost; also part of the full run)
 ///     gestured-bench stroke-pictures DIR   (an SVG of each built-in stroke template)
+///     gestured-bench forwarding [RUNS]   (pass-through read-to-write; also part of the full run)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -44,6 +45,11 @@ if arguments.first == "alloc-trace" {
 
 if arguments.first == "strokes" {
     try StrokeBenchmarks.run(perShape: arguments.dropFirst().first.flatMap(Int.init) ?? 200) { print($0) }
+    exit(0)
+}
+
+if arguments.first == "forwarding" {
+    _ = try ForwardingBenchmarks.run(runs: arguments.dropFirst().first.flatMap(Int.init) ?? 7) { print($0) }
     exit(0)
 }
 
@@ -89,6 +95,9 @@ if !options.daemonOnly {
 
     log("hit-testing")
     report.hitTest = CoreBenchmarks.hitTest(runs: options.runs)
+
+    log("pass-through: read-to-write per frame (core, encoding, write(2) of the clone's events)")
+    report.forwarding = try ForwardingBenchmarks.run(runs: options.runs, log: log)
 
     log("soak: 1,000,000 frames through one pipeline")
     report.soak = CoreBenchmarks.soak(log: log)
