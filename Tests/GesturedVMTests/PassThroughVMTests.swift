@@ -157,6 +157,74 @@ struct PassThroughVMTests {
         try setup.daemon.stop()
     }
 
+    /// Reads the clone until `done` holds for what was read (within 10 s).
+    static func read(_ clone: EvdevDevice, until done: ([RawEvent]) -> Bool) throws -> [RawEvent] {
+        var events: [RawEvent] = []
+        let limit = deadline(milliseconds: 10_000)
+        while !done(events) {
+            let left = Int32(max(0, (limit - MonotonicClock.now()).microseconds / 1000))
+            guard left > 0, try VMTests.waitReadable(clone, milliseconds: left) else { break }
+            _ = try clone.read(into: &events)
+        }
+        return events
+    }
+
+    /// SIGHUP with `config` written, done once the daemon has answered two pings after it (a
+    /// signal and a request that are both ready are handled in one loop iteration).
+    static func reload(_ setup: Setup, _ config: String) throws {
+        _ = try setup.daemon.directory.write("c.json5", config)
+        #expect(kill(setup.daemon.process.pid, SIGHUP) == 0)
+        _ = try #require(try setup.client.linesUntilPing())
+        _ = try #require(try setup.client.linesUntilPing())
+        #expect(setup.daemon.log.contains("configuration reloaded from"), "\(setup.daemon.log)")
+    }
+
+    /// A reload cancels in the application only the touches whose rules changed: a view that
+    /// stops forwarding cancels its touch, the other touch goes on to its lift; a rotation change
+    /// (the panel re-added, its clone kept) cancels the panel's touches, and the clone serves on.
+    @Test func aReloadCancelsOnlyTheTouchesWhoseRulesChanged() throws {
+        func config(cornerForwards: Bool, rotation: Int = 0) -> String {
+            """
+            { screen: { width: 1000, height: 1000 },
+              devices: [ { match: { name: "\(VMGuest.touchscreenName)" }, passThrough: true, rotation: \(rotation) } ],
+              views: [ { id: "root", subviews: [ { id: "corner", frame: [0, 0, 500, 500], forwardsTouches: \(cornerForwards) } ] } ] }
+            """
+        }
+        let screen = try VMGuest.makeTouchscreen()
+        let setup = try Self.start(config: config(cornerForwards: true))
+        let clone = try EvdevDevice(path: setup.cloneNode)
+        func downs(_ events: [RawEvent]) -> Int { Self.values(events, EventCode.ABS_MT_TRACKING_ID).filter { $0 >= 0 }.count }
+        func lifts(_ events: [RawEvent]) -> Int { Self.values(events, EventCode.ABS_MT_TRACKING_ID).filter { $0 == -1 }.count }
+        let palm = Int32(2)   // MT_TOOL_PALM
+
+        try screen.frame(Touch.down(slot: 0, id: 1, x: 400, y: 400) + Touch.down(slot: 1, id: 2, x: 3000, y: 3000, first: false))
+        #expect(downs(try Self.read(clone) { downs($0) == 2 }) == 2)
+
+        try Self.reload(setup, config(cornerForwards: false))
+        let cancelled = try Self.read(clone) { lifts($0) == 1 }
+        #expect(Self.values(cancelled, EventCode.ABS_MT_TOOL_TYPE).contains(palm), "\(cancelled)")
+        #expect(lifts(cancelled) == 1 && downs(cancelled) == 0, "\(cancelled)")
+
+        try screen.frame(Touch.move(slot: 1, x: 3100, y: 3000))
+        try screen.frame(Touch.up(slot: 0, last: false) + Touch.up(slot: 1))
+        let rest = try Self.readUntilAllUp(clone)
+        #expect(Self.values(rest, EventCode.ABS_MT_POSITION_X) == [3100], "the kept touch moves on: \(rest)")
+        #expect(lifts(rest) == 1 && !Self.values(rest, EventCode.ABS_MT_TOOL_TYPE).contains(palm), "and lifts: \(rest)")
+
+        try screen.frame(Touch.down(slot: 0, id: 3, x: 3000, y: 3000))
+        #expect(downs(try Self.read(clone) { downs($0) == 1 }) == 1)
+        try Self.reload(setup, config(cornerForwards: false, rotation: 90))
+        let readded = try Self.readUntilAllUp(clone)
+        #expect(Self.values(readded, EventCode.ABS_MT_TOOL_TYPE).contains(palm) && lifts(readded) == 1, "\(readded)")
+        #expect(setup.daemon.log.contains("reloaded: rotation 0 → 90"), "\(setup.daemon.log)")
+        try screen.frame(Touch.up())
+        try Touch.tap(on: screen, id: 4, x: 3000, y: 3000)
+        let after = try Self.readUntilAllUp(clone)
+        #expect(downs(after) == 1 && lifts(after) == 1, "the clone serves on after the re-add: \(after)")
+        try setup.daemon.stop()
+        withExtendedLifetime(setup.monitor) {}
+    }
+
     /// Forwarding latency: the kernel's stamp of a touch's down on the panel (the daemon's
     /// touch line `time`) to the kernel's stamp of the same down on the clone, for 40 taps.
     @Test func forwardingLatency() throws {
