@@ -175,6 +175,9 @@ do {
 }
 
 
+/// The syspath of the clone the service made (checked again after the restart below).
+var firstClone: String?
+
 // Pass-through: the installed service may open /dev/uinput (DeviceAllow=, the gestured-uinput
 // group of 60-gestured-uinput.rules) and creates the panel's clone, which udev then lists.
 do {
@@ -185,6 +188,7 @@ do {
     let reload = run(["systemctl", "reload", "gestured.service"])
     let created = journalContains("passThrough: created \"\(touchscreenName) (gestured)\"")
     let clone = (try? UdevEnumerator.inputDevices())?.first { $0.name == touchscreenName + " (gestured)" }
+    firstClone = clone?.syspath
     let node = run(["stat", "-c", "%G %a", "/dev/uinput"])?.stdout.trimmed ?? "?"
     report("passThrough: the service creates the clone", reload?.termination == .exited(0) && created && clone != nil,
            "journal has the clone: \(created); udev lists it: \(clone.map { "\($0.sysname) \($0.name)" } ?? "no"); "
@@ -201,6 +205,13 @@ let again = connect()
 let restartsAfter = Int(property("NRestarts")) ?? -1
 report("Restart=on-failure after SIGKILL", closed && again != nil && restartsAfter == restartsBefore + 1 && property("MainPID") != mainPID,
        "connection closed: \(closed), served again: \(again != nil), NRestarts \(restartsBefore) → \(restartsAfter)")
+
+// Fail-safe: the killed daemon's clone went with it (the kernel destroys a uinput device when its
+// descriptor closes); the restarted daemon, serving again, has grabbed the panel and made a new one.
+let clones = ((try? UdevEnumerator.inputDevices()) ?? []).filter { $0.name == touchscreenName + " (gestured)" }
+report("passThrough: after SIGKILL the restarted service clones the panel again",
+       firstClone != nil && clones.count == 1 && clones.first?.syspath != firstClone,
+       "clone before: \(firstClone ?? "none"); clones now: \(clones.map(\.syspath))")
 
 // The watchdog: with WatchdogSec=2s (a runtime drop-in; the unit's 30 s would make a slow test),
 // a daemon stopped with SIGSTOP sends no WATCHDOG=1, so systemd aborts it and Restart= brings it
