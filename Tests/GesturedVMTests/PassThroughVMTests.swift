@@ -147,6 +147,26 @@ struct PassThroughVMTests {
         #expect(events.contains { $0.code == EventCode.ABS_MT_TRACKING_ID && $0.value == 2 })
     }
 
+    /// SIGKILL with a finger down: the clone goes with the daemon, and the application (libinput
+    /// on the clone) ends the touch (`TOUCH_CANCEL`) before `DEVICE_REMOVED`: nothing is left
+    /// pressed. (The cancel and lift the daemon writes on SIGTERM rarely reach a reader: once a
+    /// device is gone, evdev answers its readers ENODEV, unread events and all. libinput's own
+    /// cancel on removal is what an application sees in both cases; KIOSK.md.)
+    @Test func killingTheDaemonMidTouchLeavesNoTouchPressedInTheApplication() throws {
+        let screen = try VMGuest.makeTouchscreen()
+        let setup = try Self.start()
+        let libinput = try LibinputEvents(node: setup.cloneNode, in: setup.daemon.directory)
+        try #require(try libinput.lines(until: { $0.contains("DEVICE_ADDED") }) != nil, "libinput never listed the clone")
+        try screen.frame(Touch.down(id: 1, x: 2048, y: 2048))
+        try #require(try libinput.lines(until: { $0.contains("TOUCH_DOWN") }) != nil, "no TOUCH_DOWN")
+        setup.daemon.process.send(signal: SIGKILL)
+        _ = try setup.daemon.process.wait(deadline: deadline(milliseconds: 10_000))
+        let end = try #require(try libinput.lines(until: { $0.contains("DEVICE_REMOVED") }), "libinput never saw the clone go")
+        #expect(end.filter { $0.contains("TOUCH_CANCEL") }.count == 1, "\(end)")
+        libinput.stop()
+        try screen.frame(Touch.up())
+    }
+
     /// Unplugging the panel removes its clone; the daemon serves on.
     @Test func removingThePanelRemovesTheClone() throws {
         let screen = try VMGuest.makeTouchscreen()
