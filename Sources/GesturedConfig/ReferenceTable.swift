@@ -38,6 +38,8 @@ extension DocumentReader {
         checkUnique(table.views, noun: "view")
         let firstGestures = checkUnique(table.gestures.map(\.definition), noun: "gesture")
         let ids = Set(firstGestures.keys)
+        // Each screen has its own recognizers: a reference reaches only its own screen's.
+        func screen(of path: String) -> Substring? { path.hasPrefix("screens[") ? path.prefix { $0 != "." } : nil }
 
         for gesture in table.gestures {
             let own = gesture.definition.id
@@ -52,6 +54,10 @@ extension DocumentReader {
                             message += "; did you mean \"\(near)\"?"
                         }
                         report(message, at: reference.path)
+                    } else if let target = firstGestures[reference.id],
+                              screen(of: target.path) != screen(of: reference.path) {
+                        report("gesture \"\(reference.id)\" is on another screen (\(screen(of: target.path) ?? "?")); "
+                               + "gestures of different screens never see the same touches", at: reference.path)
                     }
                 }
             }

@@ -91,6 +91,19 @@ import FoundationEssentials
             ])
     }
 
+    @Test func aReferenceToAGestureOfAnotherScreenIsAnErrorAtTheReference() {
+        #expect(diagnostics("""
+            { screens: [
+              { id: "a", devices: "rest", views: [{ id: "ra", gestures: [{ id: "t", type: "tap" }] }] },
+              { id: "b", devices: [], views: [{ id: "rb", gestures: [{ id: "u", type: "tap", requireToFail: ["t"],
+                                                                   recognizeSimultaneouslyWith: ["t"] }] }] },
+            ] }
+            """) == [
+                #"test.json5:3:98: screens[1].views[0].gestures[0].requireToFail[0]: gesture "t" is on another screen (screens[0]); gestures of different screens never see the same touches"#,
+                #"test.json5:4:86: screens[1].views[0].gestures[0].recognizeSimultaneouslyWith[0]: gesture "t" is on another screen (screens[0]); gestures of different screens never see the same touches"#,
+            ])
+    }
+
     @Test func screensWithTopLevelViewsScreenOrLayoutsIsAnError() {
         #expect(diagnostics("""
             {
