@@ -42,13 +42,10 @@ public struct GestureSample: Hashable, Sendable {
 
 /// One gesture line's worth of information, before encoding.
 public struct GestureEvent: Hashable, Sendable {
-    /// The recognizer type (`tap`, `pan`, ...).
-    public var type: String
+    /// The recognizer's type, gesture id and view id, shared by all its events (one reference
+    /// to copy per event instead of three strings; its line prefix is encoded once).
+    public var label: GestureLabel
     public var state: GestureState
-    /// The gesture's id from the configuration.
-    public var name: String
-    /// The id of the view the recognizer is attached to.
-    public var view: String
     /// Kernel CLOCK_MONOTONIC time of the frame or deadline that produced the event.
     public var time: Instant
     public var sample: GestureSample
@@ -57,9 +54,64 @@ public struct GestureEvent: Hashable, Sendable {
     /// The id of the screen whose view tree made it (set by the pipeline); nil in the single form.
     public var screen: String? = nil
 
+    /// The recognizer type (`tap`, `pan`, ...). Setting one of the three makes a new label
+    /// (tests do; the engine never does).
+    public var type: String {
+        get { label.type }
+        set { label = GestureLabel(type: newValue, name: label.name, view: label.view) }
+    }
+    /// The gesture's id from the configuration.
+    public var name: String {
+        get { label.name }
+        set { label = GestureLabel(type: label.type, name: newValue, view: label.view) }
+    }
+    /// The id of the view the recognizer is attached to.
+    public var view: String {
+        get { label.view }
+        set { label = GestureLabel(type: label.type, name: label.name, view: newValue) }
+    }
+
     public init(type: String, state: GestureState, name: String, view: String, time: Instant,
                 sample: GestureSample, viewLocation: Point) {
-        self.type = type; self.state = state; self.name = name; self.view = view; self.time = time
-        self.sample = sample; self.viewLocation = viewLocation
+        self.init(label: GestureLabel(type: type, name: name, view: view), state: state, time: time,
+                  sample: sample, viewLocation: viewLocation)
+    }
+
+    public init(label: GestureLabel, state: GestureState, time: Instant, sample: GestureSample, viewLocation: Point) {
+        self.label = label; self.state = state; self.time = time; self.sample = sample; self.viewLocation = viewLocation
+    }
+}
+
+/// What every event of one recognizer repeats: its type, gesture id and view id, with the
+/// gesture line's pieces made of them already encoded in each format (`LineEncoder`), so that
+/// a line copies them instead of quoting and escaping three strings. Made once per recognizer
+/// when the engine is built.
+public final class GestureLabel: Hashable, Sendable {
+    public let type: String
+    public let name: String
+    public let view: String
+    /// The line's pieces in text and in JSON (`LineEncoder.GesturePrefix`).
+    private let text: LineEncoder.GesturePrefix
+    private let json: LineEncoder.GesturePrefix
+
+    public init(type: String, name: String, view: String) {
+        self.type = type; self.name = name; self.view = view
+        text = LineEncoder.GesturePrefix(type: type, name: name, view: view, format: .text)
+        json = LineEncoder.GesturePrefix(type: type, name: name, view: view, format: .json)
+    }
+
+    func prefix(_ format: LineFormat) -> LineEncoder.GesturePrefix {
+        switch format {
+        case .text: text
+        case .json: json
+        }
+    }
+
+    public static func == (a: GestureLabel, b: GestureLabel) -> Bool {
+        a === b || (a.type == b.type && a.name == b.name && a.view == b.view)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(type); hasher.combine(name); hasher.combine(view)
     }
 }

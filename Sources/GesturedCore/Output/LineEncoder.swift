@@ -30,14 +30,14 @@ public enum LineEncoder {
     /// Appends the gesture line to `out`. The daemon and replay encode this way, into a buffer
     /// they reuse, so that a line costs no allocation.
     public static func gesture(_ e: GestureEvent, seq: UInt64, format: LineFormat, into out: inout [UInt8]) {
-        var strings = e.type.utf8.count + e.name.utf8.count + e.view.utf8.count + e.sample.device.count
-            + (e.screen?.utf8.count ?? 0)
+        let prefix = e.label.prefix(format)
+        var strings = e.sample.device.count + (e.screen?.utf8.count ?? 0)
         if case .stroke(let template, _) = e.sample.values { strings += template.utf8.count }
-        line("gesture", format: format, strings: strings, into: &out) { line in
-            line.positional("type", string: e.type)
+        let room = LineWriter.fixedRoom + prefix.head.count + prefix.middle.count + LineWriter.maximumEscapedLength(strings)
+        write(format: format, room: room, into: &out) { line in
+            line.encoded(prefix.head)          // gesture TYPE
             line.positional("state", token: e.state.token)
-            line.positional("name", string: e.name)
-            line.field("view", string: e.view)
+            line.encoded(prefix.middle)        // NAME view=VIEW
             line.field("device", name: e.sample.device)
             if let screen = e.screen { line.field("screen", string: screen) }
             line.field("time", instant: e.time)
@@ -71,6 +71,32 @@ public enum LineEncoder {
                 line.field("stroke", string: template)
                 line.field("score", fixed: score, decimals: 3)
             }
+            line.end()
+        }
+    }
+
+    /// The pieces of a gesture line that one recognizer repeats in every event, encoded once
+    /// (held by its `GestureLabel`): `head` is the line up to the state (`gesture TYPE`),
+    /// `middle` from the name to the view (` NAME view=VIEW`), written by the same `LineWriter`
+    /// calls as the rest of the line, so the line is byte for byte what field-by-field
+    /// encoding makes.
+    struct GesturePrefix: Sendable {
+        let head: [UInt8]
+        let middle: [UInt8]
+
+        init(type: String, name: String, view: String, format: LineFormat) {
+            var head: [UInt8] = [], middle: [UInt8] = []
+            write(format: format, room: LineWriter.fixedRoom + LineWriter.maximumEscapedLength(type.utf8.count),
+                  into: &head) { line in
+                line.begin("gesture")
+                line.positional("type", string: type)
+            }
+            write(format: format, room: LineWriter.fixedRoom + LineWriter.maximumEscapedLength(name.utf8.count)
+                  + LineWriter.maximumEscapedLength(view.utf8.count), into: &middle) { line in
+                line.positional("name", string: name)
+                line.field("view", string: view)
+            }
+            self.head = head; self.middle = middle
         }
     }
 
@@ -257,6 +283,12 @@ public enum LineEncoder {
             copy(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
         }
 
+        /// Bytes already encoded for this format (a `GesturePrefix` piece).
+        mutating func encoded(_ bytes: [UInt8]) {
+            reserve(bytes.count)
+            bytes.withUnsafeBufferPointer { copy($0) }
+        }
+
         mutating func begin(_ kind: StaticString) {
             switch format {
             case .text: literal(kind)
@@ -389,27 +421,54 @@ public enum LineEncoder {
         /// valid.
         mutating func fixed(_ value: Double, decimals: Int) {
             guard value.isFinite else { return fixed(0, decimals: decimals) }
-            var scale = 1.0
-            for _ in 0..<decimals { scale *= 10 }
-            let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
+            let scaled = (abs(value) * Self.powersOfTen[decimals]).rounded(.toNearestOrAwayFromZero)
             guard scaled < 9e18 else { return literal(value < 0 ? "-9e18" : "9e18") }
             let units = UInt64(scaled)
             if value < 0 && units != 0 { byte(UInt8(ascii: "-")) }
-            // Integer part and fraction by a constant power of ten (a multiplication, where a
-            // divisor known only at run time costs a hardware division).
-            let (integer, fraction): (UInt64, UInt64) = switch decimals {
-            case 0: (units, 0)
-            case 1: (units / 10, units % 10)
-            case 2: (units / 100, units % 100)
-            case 3: (units / 1_000, units % 1_000)
-            case 4: (units / 10_000, units % 10_000)
-            default: (units / UInt64(scale), units % UInt64(scale))
+            guard decimals > 0 else { return digits(units, width: 1) }
+            // One pass, right to left, two digits at a time: the `decimals` digits of the
+            // fraction, the point, then the integer part (at least one digit); where splitting
+            // integer and fraction first cost a division and two digit writers.
+            var length = decimals &+ 1
+            var power = Self.integerPowersOfTen[length]
+            while length < 20 && units >= power { length &+= 1; power = power &* 10 }
+            reserve(length &+ 1)
+            var end = count &+ length &+ 1
+            var rest = units
+            var fraction = decimals
+            while fraction >= 2 {
+                end &-= 2
+                pair(rest % 100, at: end)
+                rest /= 100
+                fraction &-= 2
             }
-            digits(integer, width: 1)
-            guard decimals > 0 else { return }
-            byte(UInt8(ascii: "."))
-            digits(fraction, width: decimals)
+            if fraction == 1 {
+                end &-= 1
+                base[end] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            end &-= 1
+            base[end] = UInt8(ascii: ".")
+            while end &- count >= 2 {
+                end &-= 2
+                pair(rest % 100, at: end)
+                rest /= 100
+            }
+            if end > count { base[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest) }
+            count &+= length &+ 1
         }
+
+        /// Two decimal digits of `n` (< 100) at `position` (room reserved).
+        private func pair(_ n: UInt64, at position: Int) {
+            let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+            let i = Int(n) &* 2
+            base[position] = pairs.utf8Start[i]; base[position &+ 1] = pairs.utf8Start[i &+ 1]
+        }
+
+        /// 10^0 … 10^6 as the scale of `fixed` (exact in a `Double`).
+        private static let powersOfTen: [Double] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
+        /// 10^0 … 10^7: the smallest number with one more digit than `fixed` writes at least.
+        private static let integerPowersOfTen: [UInt64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000]
 
         /// `seconds.micros` with exactly six decimals, as `Instant.description`.
         private mutating func instant(_ t: Instant) {
