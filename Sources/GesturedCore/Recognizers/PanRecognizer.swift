@@ -45,11 +45,22 @@ public struct PanRecognizer: Sendable {
     mutating func handle(_ updates: ArraySlice<TouchUpdate>, now: Instant) -> Proposal {
         var moved = false
         lifted.removeAll(keepingCapacity: true)
-        for update in updates {
-            let proposal = handle(update, now: now, moved: &moved)
-            if case .none = proposal { continue }
-            state = .finished
-            return proposal
+        let steady = TouchGroup.allMoves(updates)
+        if steady, case .running = state {
+            // A steady frame: the moves in one pass (what the loop below does with them).
+            moved = touches.moveAll(updates)
+        } else if steady, case .tracking = state {
+            // Re-basing after every move below the minimum leaves the origin where the last
+            // one puts it: once is the same.
+            touches.moveAll(updates)
+            if touches.count < parameters.minimumNumberOfTouches { touches.restartTranslation() }
+        } else {
+            for update in updates {
+                let proposal = handle(update, now: now, moved: &moved)
+                if case .none = proposal { continue }
+                state = .finished
+                return proposal
+            }
         }
         switch state {
         case .idle, .finished:
@@ -65,14 +76,16 @@ public struct PanRecognizer: Sendable {
             for id in lifted { touches.remove(id) }
             return .change(sample())
         case .tracking:
-            velocity.add(now, x: touches.translation.dx, y: touches.translation.dy)
-            guard inRange(touches.count), touches.translation.length > parameters.slop else { return .none }
+            let (centroid, translation) = touches.measured
+            velocity.add(now, x: translation.dx, y: translation.dy)
+            guard inRange(touches.count), translation.length > parameters.slop else { return .none }
             state = .running
-            return .begin(sample())
+            return .begin(sample(centroid, translation))
         case .running:
             guard moved else { return .none }
-            velocity.add(now, x: touches.translation.dx, y: touches.translation.dy)
-            return .change(sample())
+            let (centroid, translation) = touches.measured
+            velocity.add(now, x: translation.dx, y: translation.dy)
+            return .change(sample(centroid, translation))
         }
     }
 
@@ -123,8 +136,14 @@ public struct PanRecognizer: Sendable {
     }
 
     private func sample() -> GestureSample {
+        let (centroid, translation) = touches.measured
+        return sample(centroid, translation)
+    }
+
+    /// With the group's centroid and translation as they are (`TouchGroup.measured`, read once).
+    private func sample(_ centroid: Point, _ translation: Vector) -> GestureSample {
         let v = velocity.velocity
-        return GestureSample(touches: touches.count, location: touches.centroid,
-                             values: .pan(translation: touches.translation, velocity: Vector(dx: v.x, dy: v.y)))
+        return GestureSample(touches: touches.count, location: centroid,
+                             values: .pan(translation: translation, velocity: Vector(dx: v.x, dy: v.y)))
     }
 }

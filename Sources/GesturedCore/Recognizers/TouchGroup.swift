@@ -39,6 +39,12 @@ struct TouchGroup: Sendable {
 
     var translation: Vector { members.isEmpty ? .zero : centroid - origin }
 
+    /// `centroid` and `translation` from one pass over the touches (each alone makes its own).
+    var measured: (centroid: Point, translation: Vector) {
+        let centroid = self.centroid
+        return (centroid, members.isEmpty ? .zero : centroid - origin)
+    }
+
     /// Adds a touch that went down at `location`, keeping the translation.
     mutating func add(_ id: TouchID, at location: Point) {
         let kept = translation
@@ -64,6 +70,41 @@ struct TouchGroup: Sendable {
             i = i &+ 1 == n ? 0 : i &+ 1
         }
         return nil
+    }
+
+    /// Moves the touches of a frame whose updates are all moves, in frame order, in one pass
+    /// over the group's storage (a steady frame: about a hundred moves of twenty recognizers,
+    /// one storage check each instead of one per move). After each move of one of the first two
+    /// touches, `pairMoved` gets the pair as it is then. Returns whether any touch was the
+    /// group's. The same as `move(_:to:)` for each update in turn.
+    @discardableResult
+    mutating func moveAll(_ updates: ArraySlice<TouchUpdate>, pairMoved: (TouchPair) -> Void = { _ in }) -> Bool {
+        var any = false
+        var start = searchStart
+        members.withUnsafeMutableBufferPointer { members in
+            let n = members.count
+            for update in updates {
+                var i = start < n ? start : 0
+                for _ in 0..<n {
+                    if members[i].id == update.id {
+                        members[i].location = update.location
+                        start = i &+ 1
+                        any = true
+                        if i < 2 && n >= 2 { pairMoved(TouchPair(a: members[0], b: members[1])) }
+                        break
+                    }
+                    i = i &+ 1 == n ? 0 : i &+ 1
+                }
+            }
+        }
+        searchStart = start
+        return any
+    }
+
+    /// Whether every update of a frame is a move (a steady frame, for `moveAll`).
+    static func allMoves(_ updates: ArraySlice<TouchUpdate>) -> Bool {
+        for update in updates where update.phase != .moved { return false }
+        return true
     }
 
     /// The first two touches, or nil with fewer than two (read in place, not through a copy of

@@ -42,11 +42,23 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable {
     mutating func handle(_ updates: ArraySlice<TouchUpdate>, now: Instant) -> Proposal {
         var moved = false
         lifted.removeAll(keepingCapacity: true)
-        for update in updates {
-            let proposal = handle(update, moved: &moved)
-            if case .none = proposal { continue }
-            state = .finished
-            return proposal
+        if case .running = state, TouchGroup.allMoves(updates) {
+            // A steady frame: the moves in one pass, the measure following each move of the
+            // pair in order (what the loop below does with them).
+            var measure = self.measure
+            moved = touches.moveAll(updates) { measure.moved($0) }
+            self.measure = measure
+        } else if case .tracking = state, TouchGroup.allMoves(updates) {
+            var measure = self.measure
+            touches.moveAll(updates) { measure.moved($0) }
+            self.measure = measure
+        } else {
+            for update in updates {
+                let proposal = handle(update, moved: &moved)
+                if case .none = proposal { continue }
+                state = .finished
+                return proposal
+            }
         }
         switch state {
         case .idle, .finished:
