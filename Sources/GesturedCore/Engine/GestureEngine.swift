@@ -138,6 +138,9 @@ public struct GestureEngine: Sendable {
         slotByName = indexByName
         rank = Self.winningOrder(slots: slots, recognizers: recognizers, tree: tree, configOrder: configOrder)
         inputsBySlot = Array(repeating: [], count: slots.count)
+        // At most one proposal per slot per frame: sized up front, so that the first frame with
+        // more of them than any before does not allocate.
+        proposals.reserveCapacity(slots.count)
         routedCount = Array(repeating: 0, count: slots.count)
         let position = Dictionary(uniqueKeysWithValues: rank.enumerated().map { ($1, $0) })
         routesByView = tree.nodes.indices.map { view in

@@ -483,7 +483,6 @@ public enum LineEncoder {
         /// The decimal digits of `n`, zero-padded on the left to `width`, written right to left
         /// two at a time.
         private mutating func digits(_ n: UInt64, width: Int) {
-            let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
             // Most numbers here are one or two digits (a fraction with 2 decimals, a count).
             if n < 10 && width <= 1 {
                 reserve(1)
@@ -492,8 +491,7 @@ public enum LineEncoder {
             }
             if n < 100 && (width == 2 || (n >= 10 && width <= 1)) {
                 reserve(2)
-                let pair = Int(n) &* 2
-                base[count] = pairs.utf8Start[pair]; base[count &+ 1] = pairs.utf8Start[pair &+ 1]; count &+= 2
+                pair(n, at: count); count &+= 2
                 return
             }
             var length = 1
@@ -504,15 +502,13 @@ public enum LineEncoder {
             var end = count &+ total
             var rest = n
             while rest >= 100 {
-                let pair = Int(rest % 100) &* 2
-                rest /= 100
                 end &-= 2
-                base[end] = pairs.utf8Start[pair]; base[end &+ 1] = pairs.utf8Start[pair &+ 1]
+                pair(rest % 100, at: end)
+                rest /= 100
             }
             if rest >= 10 {
-                let pair = Int(rest) &* 2
                 end &-= 2
-                base[end] = pairs.utf8Start[pair]; base[end &+ 1] = pairs.utf8Start[pair &+ 1]
+                pair(rest, at: end)
             } else {
                 end &-= 1
                 base[end] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
