@@ -47,3 +47,68 @@ public func writeFile(path: String, bytes: [UInt8]) throws(SystemError) {
         offset += n
     }
 }
+
+/// A file read in pieces that each end at a newline (the last piece may not): the memory is one
+/// buffer (`bufferSize`, grown only for a line longer than it), not the file. `gestured replay`
+/// streams its recordings with one each.
+public final class LineReader {
+    public let path: String
+    private let fd: FileDescriptor
+    private var buffer: UnsafeMutableBufferPointer<UInt8>
+    /// `buffer[handed..<filled]` was read but not handed out yet (a line's beginning).
+    private var handed = 0
+    private var filled = 0
+    private var atEnd = false
+
+    public init(path: String, bufferSize: Int = 256 << 10) throws(SystemError) {
+        self.path = path
+        fd = try FileDescriptor.open(path, flags: O_RDONLY)
+        buffer = .allocate(capacity: max(bufferSize, 1))
+        buffer.initialize(repeating: 0)
+    }
+
+    deinit {
+        try? fd.close()
+        buffer.deallocate()
+    }
+
+    /// The next piece: whole lines, or the file's last bytes; nil at the end of the file. It
+    /// stays valid until the next call.
+    public func next() throws(SystemError) -> UnsafeBufferPointer<UInt8>? {
+        if handed > 0 {
+            memmove(buffer.baseAddress!, buffer.baseAddress! + handed, filled - handed)
+            filled -= handed
+            handed = 0
+        }
+        while !atEnd {
+            if filled == buffer.count {
+                let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: buffer.count * 2)
+                larger.initialize(repeating: 0)
+                _ = larger.update(fromContentsOf: buffer)
+                buffer.deallocate()
+                buffer = larger
+            }
+            let count: Int
+            do { count = try fd.read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[filled...]))) } catch {
+                throw SystemError(operation: "read", path: path, errno: error.errno)
+            }
+            if count == 0 { atEnd = true; break }
+            let scanFrom = filled
+            filled += count
+            // The last newline of what was just read ends the piece.
+            var i = filled
+            while i > scanFrom && buffer[i - 1] != UInt8(ascii: "\n") { i -= 1 }
+            if i > scanFrom {
+                handed = i
+                return piece(handed)
+            }
+        }
+        guard filled > 0 else { return nil }
+        handed = filled
+        return piece(filled)
+    }
+
+    private func piece(_ end: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: buffer[..<end])
+    }
+}

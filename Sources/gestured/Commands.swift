@@ -117,25 +117,30 @@ enum ReplayCommand {
     /// The sysname the k-th recording's device gets in lines (CONTRACT.md §4): `event<k>`.
     static func sysname(_ k: Int) -> String { "event\(k)" }
 
-    /// Replays one recording, or several interleaved by time (one device each).
+    /// Replays one recording, or several interleaved by time (one device each), streamed
+    /// (`RecordingStream`): memory is a piece of each file, not the files. Lines before a
+    /// malformed line are written before the error.
     static func run(config: String?, options: Replay.Options,
                     description: String?, recordings paths: [String]) throws(CommandFailure) {
         let configuration = try loadConfiguration(config)
-        var recordings: [(device: DeviceDescription, events: [RawEvent])] = []
-        for (k, recording) in paths.enumerated() {
-            let (device, events) = try load(recording: recording, description: description, sysname: sysname(k))
-            recordings.append((device, events))
+        let given = try RecordingStream.description(description, sysname: sysname(0))
+        var streams: [RecordingStream] = []
+        for (k, path) in paths.enumerated() {
+            streams.append(try RecordingStream(path: path, description: given, sysname: sysname(k)))
         }
-        var out = OutputBuffer()
+        var session: Replay.Session
         do {
-            try Replay.run(recordings: recordings, configuration: configuration,
-                           options: options,
-                           traced: { Log.trace($0) }) { out.take(&$0) }
+            session = try Replay.Session(devices: streams.map(\.device), configuration: configuration,
+                                         touches: options.touches, trace: options.trace)
         } catch {
-            out.flush()
-            throw CommandFailure(ExitStatus.failure, "\(paths.count == 1 ? paths[0] : paths.joined(separator: ", ")): \(error)")
+            throw CommandFailure(ExitStatus.failure, "\(paths.joined(separator: ", ")): \(error)")
         }
-        out.flush()
+        var lines = Replay.Lines(options: options, devices: streams.map(\.device))
+        var out = OutputBuffer()
+        defer { out.flush() }
+        try RecordingStream.play(&streams, session: &session) { session in
+            lines.take(&session, traced: { Log.trace($0) }) { out.take(&$0) }
+        }
     }
 
     /// The recording's device (its own description, or `description`'s), named `sysname`, and

@@ -19,7 +19,30 @@ enum LiveStrokeCapture {
         let candidate: DeviceCandidate
         let monotonic: Bool
         var events: [RawEvent] = []
+        /// The device's replay, fed as its events are read (nil: the configuration cannot
+        /// replay it, and no stroke ends on it).
+        var session: Replay.Session?
+        var collector = StrokeCollector()
         var label: String { "\(candidate.info.sysname) (\(candidate.info.name))" }
+
+        init(candidate: DeviceCandidate, monotonic: Bool, configuration: Configuration) {
+            self.candidate = candidate
+            self.monotonic = monotonic
+            session = try? Replay.Session(devices: [candidate.description], configuration: configuration, touches: true)
+        }
+
+        /// Feeds `events` to the replay; whether every finger of the first touch sequence has
+        /// lifted. Touches cancelled (not lifted) do not end a sequence.
+        mutating func feed(_ new: [RawEvent]) -> Bool {
+            events += new
+            guard session != nil else { return false }
+            for event in new {
+                session!.handle(event, of: 0)
+                for case .touch(let touch) in session!.output where touch.update.phase != .cancelled { collector.add(touch) }
+                session!.clear()
+            }
+            return !collector.strokes.isEmpty
+        }
     }
 
     /// Waits at most `timeout` seconds for a touch sequence to end on one of the devices.
@@ -36,7 +59,8 @@ enum LiveStrokeCapture {
                 candidate.evdev.close()
                 continue
             }
-            readings.append(Reading(candidate: candidate, monotonic: candidate.evdev.setMonotonicClock()))
+            readings.append(Reading(candidate: candidate, monotonic: candidate.evdev.setMonotonicClock(),
+                                    configuration: configuration))
         }
         defer { for reading in readings { reading.candidate.evdev.close() } }
         guard !readings.isEmpty else {
@@ -82,8 +106,7 @@ enum LiveStrokeCapture {
                     let now = MonotonicClock.now()
                     for i in scratch.indices { scratch[i].time = now }
                 }
-                readings[index].events += scratch
-                if sequenceEnded(device: candidate.description, events: readings[index].events, configuration: configuration) {
+                if readings[index].feed(scratch) {
                     Log.plain("recorded the stroke drawn on \(readings[index].label)")
                     return Capture(device: candidate.description, events: readings[index].events,
                                    label: "live device " + readings[index].label)
@@ -96,14 +119,5 @@ enum LiveStrokeCapture {
                 }
             }
         }
-    }
-
-    /// Whether every finger of the first touch sequence has lifted. Replay cancels the touches
-    /// still down when the events run out, so cancelled touches do not end a sequence here.
-    private static func sequenceEnded(device: DeviceDescription, events: [RawEvent], configuration: Configuration) -> Bool {
-        guard let outputs = try? Replay.outputs(device: device, events: events, configuration: configuration) else { return false }
-        var collector = StrokeCollector()
-        for case .touch(let touch) in outputs where touch.update.phase != .cancelled { collector.add(touch) }
-        return !collector.strokes.isEmpty
     }
 }

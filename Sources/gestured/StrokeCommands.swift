@@ -71,14 +71,22 @@ enum StrokeCommands {
         }
     }
 
+    /// The strokes of `recording`, streamed through a replay (`RecordingStream`): what is held
+    /// is the strokes, not the file.
     private static func strokes(config: String?, recording: String,
                                 description: String?) throws(CommandFailure) -> [StrokeCollector.Stroke] {
         let configuration = try loadConfiguration(config)
-        let (device, events) = try ReplayCommand.load(recording: recording, description: description)
-        do {
-            return try Replay.strokes(device: device, events: events, configuration: configuration)
-        } catch {
+        let sysname = ReplayCommand.sysname(0)
+        var streams = [try RecordingStream(path: recording, description: try RecordingStream.description(description, sysname: sysname),
+                                           sysname: sysname)]
+        var session: Replay.Session
+        do { session = try Replay.Session(devices: [streams[0].device], configuration: configuration, touches: true) } catch {
             throw CommandFailure(ExitStatus.failure, "\(recording): \(error)")
         }
+        var collector = StrokeCollector()
+        try RecordingStream.play(&streams, session: &session) { session in
+            for case .touch(let touch) in session.output { collector.add(touch) }
+        }
+        return collector.strokes
     }
 }

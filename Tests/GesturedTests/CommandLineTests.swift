@@ -97,6 +97,41 @@ struct CommandLineTests {
         #expect(garbage.stderr.hasPrefix("$DIR/bad.events: line 1: "), "\(garbage.stderr)")
     }
 
+    /// Replay streams its recordings: a malformed line is found when its piece of the file is
+    /// read, so the lines of the events before that piece are written first (gestured.8), and
+    /// the error still names the file and the line. A recording that fails before anything is
+    /// replayed (the second one here) writes nothing.
+    @Test func aMalformedLineLateInALongRecordingComesAfterTheLinesBeforeIt() throws {
+        let description = try EvemuDevices.read(TestEnvironment.recordings + "/synthetic-touchscreen.desc")
+        let taps = 3000
+        var text = description
+        for i in 0..<taps {
+            let down = String(i) + ".000000", up = String(i) + ".050000"
+            text += "E: \(down) 0003 002f 0\nE: \(down) 0003 0039 \(i + 1)\nE: \(down) 0003 0035 2048\nE: \(down) 0003 0036 2048\n"
+                + "E: \(down) 0000 0000 0\nE: \(up) 0003 0039 -1\nE: \(up) 0000 0000 0\n"
+        }
+        let badLine = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        text += "E: 3000.000000 zz 0000 0\n"
+        #expect(text.utf8.count > 2 * (256 << 10), "the recording spans several pieces")
+        let long = try run(["replay", "$DIR/long.events"], files: ["long.events": text])
+        #expect(long.status == 1)
+        #expect(long.stderr.hasPrefix("$DIR/long.events: line \(badLine): "), "\(long.stderr)")
+        let tapLines = long.stdout.split(separator: "\n").filter { $0.hasPrefix("gesture tap ended") }.count
+        #expect(tapLines > 100 && tapLines < taps, "\(tapLines) taps written before the error")
+        let second = try run(["replay", "$DIR/long.events", "$DIR/bad.events"],
+                             files: ["long.events": text, "bad.events": description + "E: 0.5 zz 0 0\n"])
+        #expect(second.status == 1 && second.stdout.isEmpty)
+        #expect(second.stderr.hasPrefix("$DIR/bad.events: line \(description.split(separator: "\n", omittingEmptySubsequences: false).count): "),
+                "\(second.stderr)")
+        // The device is made from the lines before the first event: one after it is an error.
+        let late = try run(["replay", "$DIR/late.events"],
+                           files: ["late.events": "E: 0.000000 0000 0000 0\n" + description])
+        #expect(late.status == 1 && late.stdout.isEmpty)
+        let firstDescriptionLine = try #require(description.split(separator: "\n").firstIndex { !$0.hasPrefix("#") }) + 2
+        #expect(late.stderr.hasPrefix("$DIR/late.events: line \(firstDescriptionLine): a device description line after the first event"),
+                "\(late.stderr)")
+    }
+
     @Test func versionAndHelp() throws {
         let version = try run(["--version"])
         #expect(version.status == 0 && version.stdout.hasPrefix("gestured ") && version.stdout.contains("(protocol 1)"))

@@ -123,3 +123,23 @@ public struct EvemuParseError: Error, CustomStringConvertible, Equatable {
 
     public var description: String { "line \(line): \(message)" }
 }
+
+/// Parses a recording piece by piece, so a replay holds a buffer of it, not the file: each call
+/// takes whole lines (the last piece may end without a newline) and returns their events, with
+/// line numbers in errors counted from the start of the text. The result over all pieces is
+/// `EvemuRecording.parse(bytes:sysname:)`'s over their concatenation.
+public struct EvemuStreamParser: Sendable {
+    private var progress = EvemuTextParser.Progress()
+
+    /// With `descriptionFirst`, a description line after an event is an error: a streamed
+    /// replay has made its device from the lines before the first event.
+    public init(descriptionFirst: Bool = false) { progress.descriptionFirst = descriptionFirst }
+
+    /// The device as described so far (nil until an `N:`, `I:`, `P:`, `B:` or `A:` line).
+    public var description: EvemuDescription? { progress.sawDescription ? progress.description : nil }
+
+    /// The events of `lines`, which must end at a line's end (or be the text's last piece).
+    public mutating func parse(_ lines: UnsafeBufferPointer<UInt8>) throws(EvemuParseError) -> [RawEvent] {
+        try EvemuTextParser.parse(lines, continuing: &progress)
+    }
+}

@@ -17,6 +17,9 @@ struct EvemuTextParser {
 
     var description = EvemuDescription()
     var sawDescription = false
+    /// An event came in an earlier piece (`Progress`).
+    var sawEvent = false
+    var descriptionFirst = false
     /// The events so far are `events[0..<eventCount]`: the storage of the array `parse` returns,
     /// written in place rather than appended to (no uniqueness or capacity check per event).
     let events: UnsafeMutableBufferPointer<RawEvent>
@@ -33,20 +36,44 @@ struct EvemuTextParser {
     /// touched, so they cost address space, not memory.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>,
                       readsCanonicalEvents: Bool = true) throws(EvemuParseError) -> EvemuRecording {
-        var description: EvemuDescription?
+        var progress = Progress()
+        let events = try parse(bytes, continuing: &progress, readsCanonicalEvents: readsCanonicalEvents)
+        return EvemuRecording(description: progress.sawDescription ? progress.description : nil, events: events)
+    }
+
+    /// What a parse carries from one piece of a text to the next (`EvemuStreamParser`).
+    struct Progress {
+        var lineNumber = 0
+        var description = EvemuDescription()
+        var sawDescription = false
+        var sawEvent = false
+        /// A description line after an event is an error (`EvemuStreamParser`'s choice).
+        var descriptionFirst = false
+    }
+
+    /// Parses the lines of `bytes`, continuing from `progress` (line numbers, the description so
+    /// far) and leaving it where the text ends; returns the events of these lines.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, continuing progress: inout Progress,
+                      readsCanonicalEvents: Bool = true) throws(EvemuParseError) -> [RawEvent] {
         var failure: EvemuParseError?
+        let start = progress
+        var end = progress
         let events = [RawEvent](unsafeUninitializedCapacity: bytes.count / shortestEventLine + 1) { buffer, count in
             var parser = EvemuTextParser(bytes: bytes, events: buffer, readsCanonicalEvents: readsCanonicalEvents)
+            (parser.lineNumber, parser.description, parser.sawDescription) = (start.lineNumber, start.description, start.sawDescription)
+            (parser.sawEvent, parser.descriptionFirst) = (start.sawEvent, start.descriptionFirst)
             do throws(EvemuParseError) {
                 try parser.parseLines()
-                description = parser.sawDescription ? parser.description : nil
             } catch {
                 failure = error
             }
+            end = Progress(lineNumber: parser.lineNumber, description: parser.description, sawDescription: parser.sawDescription,
+                           sawEvent: parser.sawEvent || parser.eventCount > 0, descriptionFirst: parser.descriptionFirst)
             count = parser.eventCount
         }
         if let failure { throw failure }
-        return EvemuRecording(description: description, events: events)
+        progress = end
+        return events
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>, events: UnsafeMutableBufferPointer<RawEvent>,
@@ -177,6 +204,10 @@ struct EvemuTextParser {
             throw failure("expected a line of the form 'X: ...'")
         }
         position += 2
+        if descriptionFirst && (sawEvent || eventCount > 0) && "NIPBA".utf8.contains(tag) {
+            throw failure("a device description line after the first event: streaming a recording needs its "
+                          + "description first, as evemu-record writes it (or name a description with --description DESC)")
+        }
         switch tag {
         case UInt8(ascii: "E"): try parseEvent()
         case UInt8(ascii: "N"): parseName()

@@ -52,19 +52,59 @@ public struct Replay: Sendable {
 
     /// Replays several recordings, one device each, interleaved by time: frame by frame (a
     /// frame is the events up to its `SYN_REPORT`), the earliest frame first, ties in the order
-    /// of `recordings`. Each device feeds the screen the configuration assigns it; a screen
-    /// without a size takes its first device's, as in the daemon.
+    /// of `recordings` (`Session.play`). Each device feeds the screen the configuration assigns
+    /// it; a screen without a size takes its first device's, as in the daemon.
     public static func run(recordings: [(device: DeviceDescription, events: [RawEvent])], configuration: Configuration,
                            options: Options = Options(), traced: (String) -> Void = { _ in },
                            write: (inout [UInt8]) -> Void) throws(ReplayError) {
-        var seq: UInt64 = 0
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(1 << 16)
-        // Sysnames are checked by `addDevice` before anything is replayed.
-        let names = recordings.map { DeviceName($0.device.sysname) ?? "" }
-        try drive(recordings: recordings, configuration: configuration, touches: options.touches,
-                  trace: options.trace, traced: traced) { output, forwarded in
-            for o in output {
+        var session = try Session(devices: recordings.map(\.device), configuration: configuration,
+                                  touches: options.touches, trace: options.trace)
+        var lines = Lines(options: options, devices: recordings.map(\.device))
+        session.play(next: whole(recordings.map(\.events))) { lines.take(&$0, traced: traced, write: write) }
+    }
+
+    /// Every output of the replay (touches and gestures, failed ones included), in order: what
+    /// `gestured draw` pictures.
+    public static func outputs(device: DeviceDescription, events: [RawEvent],
+                               configuration: Configuration) throws(ReplayError) -> [GesturePipeline.Output] {
+        var all: [GesturePipeline.Output] = []
+        var session = try Session(devices: [device], configuration: configuration, touches: true)
+        session.play(next: whole([events])) { all += $0.output }
+        return all
+    }
+
+    /// A `Session.play` source of recordings held whole: each is one piece.
+    static func whole(_ recordings: [[RawEvent]]) -> (Int) -> [RawEvent]? {
+        var given = [Bool](repeating: false, count: recordings.count)
+        return { k in
+            guard !given[k] else { return nil }
+            given[k] = true
+            return recordings[k]
+        }
+    }
+
+    /// The lines of a replay: each step's outputs and forwarded touches, filtered and numbered
+    /// as `options` say, encoded into one reused byte buffer that `write` drains (or lets
+    /// grow). No `String` per line.
+    public struct Lines {
+        private let options: Options
+        /// The devices' names in `forward` lines, by recording.
+        private let names: [DeviceName]
+        private var seq: UInt64 = 0
+        private var bytes: [UInt8] = []
+
+        public init(options: Options, devices: [DeviceDescription]) {
+            self.options = options
+            // Sysnames are checked by `Session`'s `addDevice` before anything is replayed.
+            names = devices.map { DeviceName($0.sysname) ?? "" }
+            bytes.reserveCapacity(1 << 16)
+        }
+
+        /// Encodes the session's last step (its trace lines go to `traced` first), and hands
+        /// the bytes to `write` when there are any.
+        public mutating func take(_ session: inout Session, traced: (String) -> Void, write: (inout [UInt8]) -> Void) {
+            if options.trace { for line in session.drainTrace() { traced(line) } }
+            for o in session.output {
                 switch o {
                 case .touch where !options.touches: continue
                 case .gesture(let g) where g.state == .failed && !options.failed: continue
@@ -74,7 +114,7 @@ public struct Replay: Sendable {
                 LineEncoder.output(o, seq: seq, format: options.format, into: &bytes)
             }
             if options.forwarded {
-                for f in forwarded {
+                for f in session.forwarded {
                     seq += 1
                     LineEncoder.forwarded(f, device: names[f.device.value], seq: seq, format: options.format, into: &bytes)
                 }
@@ -83,18 +123,8 @@ public struct Replay: Sendable {
         }
     }
 
-    /// Every output of the replay (touches and gestures, failed ones included), in order: what
-    /// `gestured draw` pictures.
-    public static func outputs(device: DeviceDescription, events: [RawEvent],
-                               configuration: Configuration) throws(ReplayError) -> [GesturePipeline.Output] {
-        var all: [GesturePipeline.Output] = []
-        try drive(recordings: [(device, events)], configuration: configuration, touches: true, trace: false,
-                  traced: { _ in }) { output, _ in all += output }
-        return all
-    }
-
     /// No udev here: the device's kind follows from INPUT_PROP_DIRECT, as udev's rules would say.
-    private static func properties(_ device: DeviceDescription) -> [String: String] {
+    static func properties(_ device: DeviceDescription) -> [String: String] {
         [device.isDirect ? "ID_INPUT_TOUCHSCREEN" : "ID_INPUT_TOUCHPAD": "1"]
     }
 
@@ -103,86 +133,6 @@ public struct Replay: Sendable {
     public static func setting(of device: DeviceDescription, in configuration: Configuration) -> (rule: DeviceRule?, screen: Size) {
         let rule = configuration.devices.first { $0.matches(device, properties: properties(device)) }
         return (rule, GesturePipeline.screen(configuration: configuration, firstDevice: device, rotation: rule?.rotation ?? .none))
-    }
-
-    /// Runs the pipeline over the recordings and hands `body` the outputs of each event (then of
-    /// each deadline after the last) and what pass-through devices forwarded, emptying both
-    /// after each call.
-    private static func drive(recordings: [(device: DeviceDescription, events: [RawEvent])], configuration: Configuration,
-                              touches: Bool, trace: Bool, traced: (String) -> Void,
-                              body: (inout [GesturePipeline.Output], ArraySlice<ForwardedTouch>) -> Void) throws(ReplayError) {
-        var placed: [(rule: DeviceRule?, screen: Int)] = []
-        for (device, _) in recordings {
-            let rule = configuration.devices.first { $0.matches(device, properties: properties(device)) }
-            guard let screen = configuration.screenIndex(of: device, properties: properties(device)) else {
-                throw .noScreen(device.sysname)
-            }
-            placed.append((rule, screen))
-        }
-        let sizes = configuration.screenSpecs.enumerated().map { index, spec in
-            let first = placed.firstIndex { $0.screen == index }
-            return GesturePipeline.size(configured: spec.size, firstDevice: first.map { recordings[$0].device },
-                                        rotation: first.flatMap { placed[$0].rule?.rotation } ?? .none)
-        }
-        var pipeline: GesturePipeline
-        do { pipeline = try GesturePipeline(configuration: configuration, sizes: sizes) } catch {
-            throw .configuration(error)
-        }
-        pipeline.reportsTouches = touches
-        pipeline.tracesTransitions = trace
-        var ids: [GesturePipeline.DeviceID] = []
-        for (k, (device, _)) in recordings.enumerated() {
-            do { ids.append(try pipeline.addDevice(device, rule: placed[k].rule, screen: placed[k].screen)) } catch {
-                throw .device(error)
-            }
-        }
-        var output: [GesturePipeline.Output] = []
-        func flush() {
-            if trace { for line in pipeline.drainTrace() { traced(line) } }
-            body(&output, pipeline.forwarded[...])
-            output.removeAll(keepingCapacity: true)
-            pipeline.removeForwarded()
-        }
-        /// The end of recording `k`: its device goes away at its last event's time.
-        func end(_ k: Int) {
-            guard let end = recordings[k].events.last?.time else { return }
-            pipeline.removeDevice(ids[k], now: end, into: &output)
-            flush()
-        }
-        if recordings.count == 1 {
-            for event in recordings[0].events {
-                pipeline.handle(event, from: ids[0], into: &output)
-                flush()
-            }
-            end(0)
-        } else {
-            var next = Array(repeating: 0, count: recordings.count)
-            while let k = earliestFrame(of: recordings.map(\.events), from: next) {
-                let events = recordings[k].events
-                repeat {
-                    pipeline.handle(events[next[k]], from: ids[k], into: &output)
-                    flush()
-                    next[k] += 1
-                } while next[k] < events.count && !events[next[k] - 1].isFrameEnd
-                if next[k] == events.count { end(k) }
-            }
-        }
-        while let deadline = pipeline.nextDeadline {
-            pipeline.advance(to: deadline, into: &output)
-            flush()
-        }
-    }
-
-    /// The recording whose next frame comes first: the earliest time of the event that ends
-    /// it (its `SYN_REPORT`, or the recording's last event), ties to the first recording.
-    private static func earliestFrame(of recordings: [[RawEvent]], from next: [Int]) -> Int? {
-        var best: (Int, Instant)?
-        for (k, events) in recordings.enumerated() where next[k] < events.count {
-            var end = next[k]
-            while end + 1 < events.count && !events[end].isFrameEnd { end += 1 }
-            if best.map({ events[end].time < $0.1 }) ?? true { best = (k, events[end].time) }
-        }
-        return best?.0
     }
 }
 
