@@ -20,6 +20,7 @@ enum DaemonBenchmarks {
         var figures: [Figure] = []
         do {
             figures.append(try replayThroughput(gestured, scratch: scratch, runs: 3, log: log))
+            figures += try replayTenFingers(gestured, scratch: scratch, runs: 3, log: log)
             figures.append(try startup(gestured, scratch: scratch, runs: max(options.runs, 9), log: log))
             figures += try idleAndMemory(gestured, scratch: scratch, log: log)
             figures += try latencyUnderUmockdev(gestured, scratch: scratch, log: log)

@@ -8,6 +8,7 @@ import Glibc
 ///     gestured-bench [--runs N] [--core-only | --daemon-only] [--out DIR] [--bin DIR-WITH-gestured]
 ///     gestured-bench callgrind-child GESTURE VIEWS RECOGNIZERS   (valgrind runs this)
 ///     gestured-bench write-recording FRAMES PATH   (a pan recording, and PATH.desc)
+///     gestured-bench write-ten-fingers FRAMES PATH   (ten fingers, PATH.desc and PATH.json5)
 ///     gestured-bench alloc-trace GESTURE VIEWS RECOGNIZERS [passThrough]   (traps at a steady frame's allocation)
 ///     gestured-bench alloc-check   (every scenario's steady frames; exit 1 if any allocates)
 ///     gestured-bench strokes [PER-SHAPE]   (stroke accuracy and cost; also part of the full run)
@@ -69,6 +70,15 @@ if arguments.first == "write-recording" {
     stream.evemuLines(into: &text)
     try DaemonBenchmarks.writeBytes(path: arguments[2], text)
     try DaemonBenchmarks.writeBytes(path: arguments[2] + ".desc", Array(DaemonBenchmarks.deviceDescription.utf8))
+    exit(0)
+}
+
+if arguments.first == "write-ten-fingers" {
+    // The ten-finger replay benchmark's recording, description and configuration (for callgrind).
+    guard arguments.count == 3, let frames = Int(arguments[1]) else {
+        fatalError("usage: gestured-bench write-ten-fingers FRAMES PATH (writes PATH, PATH.desc and PATH.json5)")
+    }
+    print(try DaemonBenchmarks.writeTenFingers(frames: frames, path: arguments[2]), "frames")
     exit(0)
 }
 
