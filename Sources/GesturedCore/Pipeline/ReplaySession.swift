@@ -55,8 +55,20 @@ extension Replay {
 
         /// Empties `output` and `forwarded`, keeping their capacity.
         public mutating func clear() {
-            output.removeAll(keepingCapacity: true)
-            pipeline.removeForwarded()
+            if !output.isEmpty { output.removeAll(keepingCapacity: true) }
+            if !pipeline.forwarded.isEmpty { pipeline.removeForwarded() }
+        }
+
+        /// Whether the last steps left anything for `each`: outputs, forwarded touches, or (when
+        /// tracing) possibly trace lines.
+        private var hasResults: Bool { traces || !output.isEmpty || !pipeline.forwarded.isEmpty }
+
+        /// Hands the step's results to `each` and clears them; most events (all but a frame's
+        /// `SYN_REPORT`) leave nothing, and `each` is not called for them.
+        private mutating func deliver(_ each: (inout Session) -> Void) {
+            guard hasResults else { return }
+            each(&self)
+            clear()
         }
 
         /// Feeds one event of recording `k`.
@@ -84,8 +96,9 @@ extension Replay {
         /// is about one piece per recording. The recordings are interleaved frame by frame (a
         /// frame is the events up to its `SYN_REPORT`): the frame whose last event is earliest
         /// first, ties to the lower `k`; a recording ends (`end`) at its last event's time right
-        /// after its last frame. `each` is called after every step and the step's outputs are
-        /// cleared after it. An error of `next` stops the replay where it is.
+        /// after its last frame. `each` is called after every step that left outputs, forwarded
+        /// touches or trace lines, which are cleared after it. An error of `next` stops the
+        /// replay where it is.
         public mutating func play<Failure: Error>(next: (_ recording: Int) throws(Failure) -> [RawEvent]?,
                                                   each: (inout Session) -> Void) throws(Failure) {
             var streams = [FrameStream](repeating: FrameStream(), count: ids.count)
@@ -94,22 +107,17 @@ extension Replay {
                 let end = streams[k].frameEnd!
                 for i in streams[k].start..<end {
                     handle(streams[k].events[i], of: k)
-                    each(&self)
-                    clear()
+                    deliver(each)
                 }
                 let last = streams[k].events[end - 1].time
                 streams[k].start = end
                 try streams[k].fill { () throws(Failure) in try next(k) }
                 if streams[k].frameEnd == nil {
                     self.end(k, at: last)
-                    each(&self)
-                    clear()
+                    deliver(each)
                 }
             }
-            while fireNextDeadline() {
-                each(&self)
-                clear()
-            }
+            while fireNextDeadline() { deliver(each) }
         }
 
         /// The stream whose next frame ends first, ties to the first; nil when all have ended.
