@@ -143,6 +143,39 @@ import Testing
         }
     }
 
+    /// The fast reader's fixed-width fields (`.dddddd hhhh hhhh `): every byte value at every
+    /// position of them, upper-case hex included, reads as the general reader reads it.
+    @Test func everyByteInTheFixedFieldsReadsAsWithTheGeneralReader() {
+        func outcome(_ bytes: [UInt8], fast: Bool) -> Outcome {
+            bytes.withUnsafeBufferPointer { buffer in
+                do throws(EvemuParseError) {
+                    let recording = try EvemuTextParser.parse(buffer, readsCanonicalEvents: fast)
+                    return .parsed(events: recording.events, description: recording.description)
+                } catch {
+                    return .failed(error)
+                }
+            }
+        }
+        let line = Array("E: 7.123456 0003 0035 9\n".utf8)
+        var accepted = 0
+        for position in 4...21 {   // from the `.` to the space after the second hex field
+            for byte in 0...255 as ClosedRange<UInt8> {
+                var mutated = line
+                mutated[position] = byte
+                let fast = outcome(mutated, fast: true)
+                #expect(fast == outcome(mutated, fast: false), "byte \(byte) at \(position)")
+                if case .parsed = fast { accepted += 1 }
+            }
+        }
+        // Each digit position takes 10 (fraction) or 22 (hex: 0-9, a-f, A-F) bytes.
+        #expect(accepted >= 6 * 10 + 8 * 22, "\(accepted)")
+        #expect(outcome(line, fast: true) == .parsed(events: [RawEvent(time: Instant(seconds: 7, microseconds: 123_456), type: 3,
+                                                                       code: 0x35, value: 9)], description: nil))
+        #expect(outcome(Array("E: 7.999999 FfFf aB9c 9\n".utf8), fast: true)
+                == .parsed(events: [RawEvent(time: Instant(seconds: 7, microseconds: 999_999), type: 0xffff,
+                                             code: 0xab9c, value: 9)], description: nil))
+    }
+
     /// Every recording in Tests/Fixtures/evemu-devices parses to the same recording with
     /// the fast reader as without it.
     @Test func everyFixtureSameWithBothReaders() throws {
