@@ -6,6 +6,8 @@
 #   make test-vm-systemd   gestured installed into a Debian image booted with systemd, under QEMU
 #   make test-release  the benchmark tests optimized (zero allocations per steady frame)
 #   make bench     build (release) and run the benchmark: a table, and JSON in bench-results/
+#   make bench-vm  in the QEMU guest: gestured's CPU per frame and tap latency against
+#                  `libinput debug-events` on one uinput touchscreen (docs/PERFORMANCE.md)
 #   make demo      an emulated touchscreen (umockdev) double-taps; a client prints the lines
 #   make readme-picture   docs/images/example-config.svg: the example configuration as
 #                  `gestured draw` sees it (a test checks it matches the code)
@@ -57,7 +59,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
-.PHONY: all deps deps-vm deps-vm-systemd build run test test-release test-vm test-vm-systemd bench demo readme-picture install uninstall clean
+.PHONY: all deps deps-vm deps-vm-systemd build run test test-release test-vm test-vm-systemd bench bench-vm demo readme-picture install uninstall clean
 
 all: build
 
@@ -166,6 +168,18 @@ bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS)
 	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path); \
 	set -x; "$$bin/gestured-bench" --bin "$$bin" $(BENCH_FLAGS)
+
+## bench-vm: the kernel guest's benchmark (docs/PERFORMANCE.md, "Kernel guest"): the release
+## gestured against `libinput debug-events` on one uinput touchscreen in the guest of test-vm,
+## ten moving fingers (CPU per frame, with one client and with none) and taps (latency); a table.
+## About 3 minutes. BENCH_VM_FLAGS are passed to gestured-vm-bench (e.g. --rate 100, --rounds 3).
+## `make test-vm` runs it small, as a smoke run without thresholds (BenchVMTests).
+BENCH_VM_FLAGS ?=
+bench-vm: deps-vm
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured-vm-bench
+	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path); \
+	Tests/VM/gestured-vm bench "$$bin" $(BENCH_VM_FLAGS)
 
 ## demo: gestured under umockdev-run with the synthetic touchscreen replaying a double tap,
 ## and `gestured listen` printing what it receives for a few seconds.

@@ -57,6 +57,11 @@ let package = Package(
         .executableTarget(name: "gestured-vm-systemd-check",
                           dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore"],
                           path: "Tests/VMSystemd"),
+        // The kernel guest's benchmark (make bench-vm): gestured against `libinput debug-events`
+        // on one uinput touchscreen, CPU per frame and tap latency. Never installed.
+        .executableTarget(name: "gestured-vm-bench",
+                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore"],
+                          path: "Tests/VMBench"),
         // Across modules: replay goldens with the built-in configuration, the command line.
         .testTarget(name: "GesturedTests",
                     dependencies: ["GesturedCore", "GesturedConfig", "GesturedTestSupport"]),

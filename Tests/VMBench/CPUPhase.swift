@@ -1,0 +1,105 @@
+import GesturedCore
+import GesturedIO
+import GesturedTestSupport
+import Glibc
+
+/// The readers the CPU phase compares, each alone on the device in its segments.
+enum Reader: CaseIterable {
+    case libinput, gesturedClient, gesturedNoClient
+
+    var name: String {
+        switch self {
+        case .libinput: "libinput debug-events --quiet"
+        case .gesturedClient: "gestured run, one client"
+        case .gesturedNoClient: "gestured run, no client"
+        }
+    }
+
+    var key: String {
+        switch self {
+        case .libinput: "libinput"
+        case .gesturedClient: "gestured_client"
+        case .gesturedNoClient: "gestured_noclient"
+        }
+    }
+}
+
+/// One reader's run over one segment of the stream.
+struct Segment {
+    var reader: Reader
+    var counters: ProcessCounters
+    var frames: Int
+    /// Lines its client received (gestured with a client).
+    var lines = 0
+    /// Frames written more than a frame interval after they were due.
+    var late = 0
+    /// The daemon's SYN_DROPPED warnings: the kernel's buffer for it overflowed.
+    var drops = 0
+}
+
+extension KernelBench {
+    /// Interleaved: round r runs the three readers one after the other, in an order rotated by r,
+    /// each on the next `frames / rounds` frames of the stream, alone on the device. One reader
+    /// at a time, so none waits for another's CPU and reads frames in batches because of it
+    /// (batching lowers the cost per frame); rotated rounds, so a drift in the host's load falls
+    /// on every reader alike.
+    func cpuPhase(_ screen: UinputDevice) throws -> [Segment] {
+        let stream = BenchStream.tenFingers(frames: options.frames / options.rounds)
+        let timer = try DeadlineTimer()
+        defer { try? timer.close() }
+        var segments: [Segment] = []
+        for round in 0..<options.rounds {
+            for offset in 0..<Reader.allCases.count {
+                let reader = Reader.allCases[(round + offset) % Reader.allCases.count]
+                segments.append(try segment(reader, round: round, frames: stream, screen: screen, timer: timer))
+            }
+        }
+        return segments
+    }
+
+    private func segment(_ reader: Reader, round: Int, frames: [[BenchStream.Event]], screen: UinputDevice,
+                         timer: DeadlineTimer) throws -> Segment {
+        let name = "\(reader.key)-\(round)"
+        let process: Subprocess
+        var client: LineClient?
+        switch reader {
+        case .libinput:
+            process = try Subprocess("libinput", ["debug-events", "--quiet", "--device", screen.devnode],
+                                     stdout: .discard, stderr: .file(directory.path + "/\(name).stderr"))
+        case .gesturedClient:
+            process = try daemon(name)
+            client = try connect(name)
+        case .gesturedNoClient:
+            process = try daemon(name)
+        }
+        let lines = client.map { LineSource(descriptor: $0.descriptor.rawValue) }
+        let drain: () -> Void = { lines?.drain(keep: false) { _, _ in } }
+        try Settle.untilOpened(process.pid, screen.devnode, what: reader.name)
+        let before = try Settle.untilQuiet([process.pid], drain: drain)[0]
+        let linesBefore = lines?.lineCount ?? 0
+
+        let interval = Int64(1_000_000 / options.rate)
+        let start = MonotonicClock.now() + Interval(microseconds: 20_000)
+        var late = 0
+        for (index, frame) in frames.enumerated() {
+            let due = start + Interval(microseconds: Int64(index) * interval)
+            try wait(until: due, timer: timer, sources: lines.map { [$0] } ?? []) { _ in drain() }
+            if MonotonicClock.now() - due > Interval(microseconds: interval) { late += 1 }
+            try screen.write(frame: frame)
+        }
+        let after = try Settle.untilQuiet([process.pid], drain: drain)[0]
+        let received = (lines?.lineCount ?? 0) - linesBefore
+        process.send(signal: SIGTERM)
+        _ = try process.wait(deadline: deadline(milliseconds: 10_000))
+        let used = after - before
+        guard used.cpuNanoseconds > 0 else { throw BenchFailure("\(reader.name) used no CPU over the stream: did it read the device?") }
+        let drops = reader == .libinput ? 0 : log(name).split(separator: "\n").filter { $0.contains("SYN_DROPPED") }.count
+        // After a drop the daemon cancels the touches down and reports none of them again, so a
+        // client may receive nothing: that is the kernel's overflow, reported as such. Nothing
+        // without one is the bench broken.
+        if reader == .gesturedClient && received == 0 && drops == 0 {
+            throw BenchFailure("the client of gestured received no line; stderr:\n\(log(name))")
+        }
+        return Segment(reader: reader, counters: used, frames: frames.count, lines: received, late: late, drops: drops)
+    }
+}
