@@ -28,6 +28,8 @@ final class KernelBench {
     let options: BenchOptions
     let directory: TestEnvironment.TemporaryDirectory
     var figures: [(key: String, value: String)] = []
+    /// The tap daemon's answer to `stats`.
+    var tapStats = ""
 
     init(_ options: BenchOptions) throws(SystemError) {
         self.options = options
@@ -98,11 +100,13 @@ final class KernelBench {
                                       stdout: .file(fifoPath), stderr: .file(directory.path + "/libinput.stderr"))
         let client = try connect("tap")
         let gesturedLines = LineSource(descriptor: client.descriptor.rawValue), libinputLines = LineSource(descriptor: fifo.rawValue)
-        var gesturedTaps: [Tap] = [], touchUps: [Instant] = [], libinputAdded = false
+        var gesturedTaps: [Tap] = [], touchUps: [Instant] = [], libinputAdded = false, stats: String?
         func handle(_ source: LineSource) {
             source.drain(keep: true) { line, received in
                 if source === gesturedLines, line.hasPrefix("gesture tap ended tap "), let kernel = lineTime(line) {
                     gesturedTaps.append(Tap(kernel: kernel, received: received))
+                } else if source === gesturedLines, line.hasPrefix("stats ") {
+                    stats = line
                 } else if source === libinputLines {
                     if line.contains("DEVICE_ADDED") { libinputAdded = true }
                     if line.contains("TOUCH_UP") { touchUps.append(received) }
@@ -136,6 +140,12 @@ final class KernelBench {
             try wait(until: MonotonicClock.now() + Interval(microseconds: 50_000), timer: timer,
                      sources: [gesturedLines, libinputLines], handle: handle)
         }
+        // The daemon's own part: from each read of the device to the lines written (PROTOCOL.md).
+        try client.send(line: "stats")
+        while stats == nil && MonotonicClock.now() < limit {
+            try wait(until: MonotonicClock.now() + Interval(microseconds: 50_000), timer: timer, sources: [gesturedLines], handle: handle)
+        }
+        tapStats = stats ?? "no answer to stats"
         tapDaemon.send(signal: SIGTERM)
         libinput.send(signal: SIGINT)
         _ = try tapDaemon.wait(deadline: deadline(milliseconds: 10_000))

@@ -41,7 +41,8 @@ extension KernelBench {
             + "| reader | median | p99 |\n|---|---:|---:|\n"
             + "| gestured, tap line → client | \(ms(percentile(gestured, 0.5))) | \(ms(percentile(gestured, 0.99))) |\n"
             + "| libinput debug-events, TOUCH_UP → stdout | \(ms(percentile(libinput, 0.5))) | \(ms(percentile(libinput, 0.99))) |\n"
-            + "| gestured − libinput, medians | \(difference >= 0 ? "+" : "−")\(ms(abs(difference))) | |"
+            + "| gestured − libinput, medians | \(difference >= 0 ? "+" : "−")\(ms(abs(difference))) | |\n\n"
+            + "The tap daemon's own time from each device read to its lines written (its `stats`): \(tapStats)"
         figures += [("taps", "\(gestured.count)"),
                     ("tap_latency_us.gestured.median", "\(percentile(gestured, 0.5))"),
                     ("tap_latency_us.gestured.p99", "\(percentile(gestured, 0.99))"),

@@ -8,11 +8,19 @@ import Glibc
 enum BenchStream {
     typealias Event = (type: UInt16, code: UInt16, value: Int32)
 
+    /// Frames per touch: all ten fingers lift and land again this often (a second at 250
+    /// frames/s). After a kernel buffer overflow (`SYN_DROPPED`) gestured cancels the touches
+    /// down and ignores them until they lift, so in a long touch one overflow would leave it idle
+    /// for the rest of the stream; this way a reader is back on the same kind of frames within
+    /// a second.
+    static let touchLength = 250
+
     /// Ten fingers in a 5 × 2 grid, all moving in every frame: the grid travels around a circle
     /// of 600 units (about 15 units a frame), each finger with its own small wobble, so every
     /// slot changes position in every frame (the kernel drops unchanged values, and a finger
-    /// that did not move would not be "moving"). Frame 0 puts all ten down, the last lifts all
-    /// ten; `count` frames in all (at least 2).
+    /// that did not move would not be "moving"). All ten land in the first frame of every
+    /// `touchLength` and lift in its last, and in the stream's last frame; `count` frames in all
+    /// (at least 2).
     static func tenFingers(frames count: Int) -> [[Event]] {
         func home(_ finger: Int) -> (x: Double, y: Double) {
             (x: 800 + Double(finger % 5) * 600, y: 1400 + Double(finger / 5) * 1200)
@@ -26,24 +34,27 @@ enum BenchStream {
         }
         var frames: [[Event]] = []
         frames.reserveCapacity(count)
-        for frame in 0..<max(count - 1, 1) {
+        for frame in 0..<max(count, 2) {
+            let phase = frame % touchLength
             var events: [Event] = []
+            if phase == touchLength - 1 || frame == max(count, 2) - 1 {
+                for finger in 0..<10 {
+                    events += [(EventCode.EV_ABS, EventCode.ABS_MT_SLOT, Int32(finger)), (EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, -1)]
+                }
+                frames.append(events + [(EventCode.EV_KEY, EventCode.BTN_TOUCH, 0)])
+                continue
+            }
             for finger in 0..<10 {
                 let (x, y) = position(finger, frame)
                 events.append((EventCode.EV_ABS, EventCode.ABS_MT_SLOT, Int32(finger)))
-                if frame == 0 { events.append((EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, Int32(finger + 1))) }
+                if phase == 0 { events.append((EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, Int32(frame / touchLength * 10 + finger + 1))) }
                 events += [(EventCode.EV_ABS, EventCode.ABS_MT_POSITION_X, x), (EventCode.EV_ABS, EventCode.ABS_MT_POSITION_Y, y)]
             }
-            if frame == 0 { events.append((EventCode.EV_KEY, EventCode.BTN_TOUCH, 1)) }
+            if phase == 0 { events.append((EventCode.EV_KEY, EventCode.BTN_TOUCH, 1)) }
             let first = position(0, frame)
             events += [(EventCode.EV_ABS, EventCode.ABS_X, first.x), (EventCode.EV_ABS, EventCode.ABS_Y, first.y)]
             frames.append(events)
         }
-        var lift: [Event] = []
-        for finger in 0..<10 {
-            lift += [(EventCode.EV_ABS, EventCode.ABS_MT_SLOT, Int32(finger)), (EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, -1)]
-        }
-        frames.append(lift + [(EventCode.EV_KEY, EventCode.BTN_TOUCH, 0)])
         return frames
     }
 
