@@ -17,17 +17,9 @@ import GesturedIO
 import GesturedTestSupport
 import Glibc
 
-/// One line on stdout, written at once (a test reading it must not wait for a buffer to fill).
-func say(_ message: String) {
-    var line = message + "\n"
-    line.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }
-}
+func say(_ message: String) { ToolOutput.say(message) }
 
-func fail(_ message: String, status: Int32 = 1) -> Never {
-    var line = "gestured-inject: \(message)\n"
-    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-    exit(status)
-}
+func fail(_ message: String, status: Int32 = 1) -> Never { ToolOutput.fail("gestured-inject", message, status: status) }
 
 var descriptionPath: String?
 var name: String?

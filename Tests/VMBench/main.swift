@@ -28,16 +28,9 @@ import GesturedIO
 import GesturedTestSupport
 import Glibc
 
-func say(_ message: String) {
-    var line = message + "\n"
-    line.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }
-}
+func say(_ message: String) { ToolOutput.say(message) }
 
-func fail(_ message: String, status: Int32 = 1) -> Never {
-    var line = "gestured-vm-bench: \(message)\n"
-    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-    exit(status)
-}
+func fail(_ message: String, status: Int32 = 1) -> Never { ToolOutput.fail("gestured-vm-bench", message, status: status) }
 
 func hex(_ value: UInt16) -> String {
     let digits = String(value, radix: 16)
