@@ -48,6 +48,8 @@ import Testing
         guard let daemon = try RunningDaemon(config: Self.config(action: #"{ on: "ended", run: ["\#(script)", "hi there"], timeout: 5 }"#))
         else { return }
         let client = try daemon.connect()
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
+        try daemon.play()
         let reported = Self.readFIFO(fifo, deadline: deadline(milliseconds: 10_000))
         #expect(reported == "tap ended tap root none")
         let tap = try #require(try daemon.firstLine(from: client, startingWith: "gesture "))
@@ -71,9 +73,11 @@ import Testing
         #expect(chmod(script, 0o755) == 0)
         guard let daemon = try RunningDaemon(config: Self.config(action: #"{ run: ["\#(script)"], timeout: 0.2 }"#)) else { return }
         let client = try daemon.connect()
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
         let start = MonotonicClock.now()
+        try daemon.play()
         #expect(Self.readFIFO(fifo, deadline: deadline(milliseconds: 10_000)) == "terminated")
-        // The tap comes 1.5 s after start; the timeout 0.2 s after it, far before sleep's 30 s.
+        // The tap comes at once; the timeout 0.2 s after it, far before sleep's 30 s.
         #expect(MonotonicClock.now() - start < .milliseconds(8000))
         try daemon.stop(readingRestOf: [client])
         #expect(daemon.log.contains("): timed out, sending SIGTERM"), "\(daemon.log)")
@@ -84,6 +88,8 @@ import Testing
     @Test func anActionThatCannotStartDoesNotAffectRecognition() throws {
         guard let daemon = try RunningDaemon(config: Self.config(action: #"{ run: ["/nonexistent/program"] }"#)) else { return }
         let client = try daemon.connect()
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
+        try daemon.play()
         let tap = try #require(try daemon.firstLine(from: client, startingWith: "gesture "))
         #expect(tap.hasPrefix("gesture tap ended tap "))
         try daemon.stop(readingRestOf: [client])

@@ -5,8 +5,8 @@ import Glibc
 import Testing
 
 /// Runtime control over the socket, end to end: a kiosk app hides a view and is obeyed; a peer
-/// the configuration does not allow is refused and changes nothing. The synthetic tap lands at
-/// the screen's centre 1.5 s after start, on `button` unless it is hidden.
+/// the configuration does not allow is refused and changes nothing. The synthetic tap, played
+/// once the requests are answered, lands at the screen's centre: on `button` unless it is hidden.
 @Suite struct ControlEndToEndTests {
     static func config(extra: String = "") -> String {
         """
@@ -29,6 +29,7 @@ import Testing
         #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
         #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "ok command=subscribe")
         #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "ok command=\(command)")
+        try daemon.play()
         let touch = try #require(try daemon.firstLine(from: client, startingWith: "touch began"))
         #expect(touch.contains(" view=root "), "\(touch)")
         let tap = try #require(try daemon.firstLine(from: client, startingWith: "gesture "))
@@ -47,6 +48,7 @@ import Testing
         guard let daemon = try RunningDaemon(config: Self.config(extra: #"socket: { mode: "0666" },"#)) else { return }
         #expect(chmod(daemon.directory.path, 0o755) == 0)
         let watcher = try daemon.connect()
+        #expect(try watcher.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
         var status = stat()
         #expect(stat(daemon.socket, &status) == 0 && status.st_mode & 0o777 == 0o666, "socket mode from the config")
         let refused = try Subprocess.run(setpriv, ["--reuid", "65534", "--regid", "65534", "--clear-groups",
@@ -60,6 +62,7 @@ import Testing
             "error command=hide message=\"not authorized to control (uid 65534): only root, the daemon's user and the config's control uids and groups may\"",
             "ok command=ping",
         ])
+        try daemon.play()
         let tap = try #require(try daemon.firstLine(from: watcher, startingWith: "gesture "))
         #expect(tap.hasPrefix("gesture tap ended buttonTap view=button "), "\(tap)")
         try daemon.stop(readingRestOf: [watcher])

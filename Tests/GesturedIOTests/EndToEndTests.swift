@@ -7,9 +7,8 @@ import Testing
 /// The whole daemon, from an emulated touchscreen to socket clients.
 ///
 /// Builds nothing itself: runs the `gestured` next to the test bundle (`.build/debug/gestured`)
-/// as `timeout -s KILL 20 umockdev-run … -- gestured run --socket … --config …` with the
-/// synthetic 10-slot touchscreen replaying a recording that starts with an empty frame and has
-/// its first touch 1.5 s later, which leaves time to connect.
+/// in libumockdev's testbed with the synthetic 10-slot touchscreen (`RunningDaemon`); each test
+/// plays its recording once its clients are connected and have made their requests.
 @Suite struct EndToEndTests {
     static let tapConfig = """
         { screen: {width: 1000, height: 1000}, views: [{id: "root", gestures: [{id: "tap", type: "tap"}]}] }
@@ -19,6 +18,7 @@ import Testing
         guard let daemon = try RunningDaemon(config: Self.tapConfig) else { return }
         let client = try daemon.connect()
         #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
+        try daemon.play()
         let tap = try #require(try daemon.firstLine(from: client, startingWith: "gesture "))
         #expect(tap.hasPrefix("gesture tap ended tap view=root device=event"), "\(tap)")
         #expect(tap.contains(" x=500.") && tap.contains(" y=500."))
@@ -35,6 +35,8 @@ import Testing
                 {id: "double", type: "tap", numberOfTapsRequired: 2}]}] }
             """) else { return }
         let client = try daemon.connect()
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
+        try daemon.play()
         let tap = try #require(try daemon.firstLine(from: client, startingWith: "gesture "))
         #expect(tap.hasPrefix("gesture tap ended single view=root device=event"), "\(tap)")
         try daemon.stop(readingRestOf: [client])
@@ -50,6 +52,8 @@ import Testing
               subviews: [{id: "away", frame: [2000, 0, 10, 10]}]}] }
             """, arguments: ["--trace"]) else { return }
         let client = try daemon.connect()
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
+        try daemon.play()
         let tap = try #require(try daemon.firstLine(from: client, startingWith: "gesture "))
         #expect(tap.hasPrefix("gesture tap ended single "), "\(tap)")
         try daemon.stop(readingRestOf: [client])
@@ -76,6 +80,8 @@ import Testing
         try tracer.send(line: "subscribe trace")
         #expect(try tracer.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
         #expect(try tracer.readLine(deadline: deadline(milliseconds: 5000)) == "ok command=subscribe")
+        #expect(try plain.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
+        try daemon.play()
         var lines: [String] = []
         while let line = try tracer.readLine(deadline: deadline(milliseconds: 10_000)) {
             lines.append(line)
@@ -92,7 +98,7 @@ import Testing
         #expect(lines.count == traces.count + 1 && lines.last?.hasPrefix("gesture tap ended single ") == true, "\(lines)")
         let plainLine = try #require(try daemon.firstLine(from: plain, startingWith: "gesture "))
         #expect(plainLine.hasPrefix("gesture tap ended single "))
-        let (_, rest) = try daemon.stop(readingRestOf: [plain])
+        let rest = try daemon.stop(readingRestOf: [plain])
         #expect(rest.first?.contains { $0.hasPrefix("trace ") } == false, "\(rest)")
         #expect(!daemon.log.contains("trace "), "\(daemon.log)")
     }
@@ -103,8 +109,10 @@ import Testing
         guard let daemon = try RunningDaemon(config: """
             { screen: {width: 1000, height: 1000}, devices: [{ match: { type: "touchscreen" }, grab: true }],
               views: [{id: "root", gestures: [{id: "tap", type: "tap"}]}] }
-            """, events: "synthetic-out-of-range.events") else { return }
+            """) else { return }
         let client = try daemon.connect()
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
+        try daemon.play("synthetic-out-of-range.events")
         let tap = try #require(try daemon.firstLine(from: client, startingWith: "gesture "))
         #expect(tap.hasPrefix("gesture tap ended tap ") && tap.contains(" x=500.") && tap.contains(" y=0.00 "), "\(tap)")
         try daemon.stop(readingRestOf: [client])
@@ -130,7 +138,7 @@ import Testing
         #expect(try rude.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
         #expect(try rude.readLine(deadline: deadline(milliseconds: 5000)) ==
                 "error command=subscribe message=\"unknown stream 'everything' (touches, failed or trace)\"")
-
+        try daemon.play()
         var events: [String] = []
         while let line = try json.readLine(deadline: deadline(milliseconds: 10_000)) {
             events.append(line)
@@ -143,15 +151,15 @@ import Testing
         ])
         // seq counts lines sent to anyone: the touch lines went to one client only, and still count.
         #expect(events.last?.contains("\"seq\":3") == true, "\(events)")
-        let (_, rest) = try daemon.stop(readingRestOf: [swipes, rude])
+        let rest = try daemon.stop(readingRestOf: [swipes, rude])
         #expect(rest.first == [], "the swipe-only client got an event")
         #expect(rest.last?.count == 1 && rest.last?.first?.hasPrefix("gesture tap ended tap ") == true, "\(rest)")
     }
 }
 
 extension EndToEndTests {
-    /// SIGHUP reloads: the tap, 1.5 s after start, arrives under the new configuration's id; an
-    /// invalid new file is reported and the old configuration stays in force.
+    /// SIGHUP reloads: the tap, played after the reload, arrives under the new configuration's
+    /// id; an invalid new file is reported and the old configuration stays in force.
     @Test(arguments: [(true, "gesture tap ended renamed "), (false, "gesture tap ended tap ")])
     func sighupReloads(valid: Bool, expected: String) throws {
         guard let daemon = try RunningDaemon(config: Self.tapConfig) else { return }
@@ -161,6 +169,12 @@ extension EndToEndTests {
             ? #"{ screen: {width: 1000, height: 1000}, views: [{id: "root", gestures: [{id: "renamed", type: "tap"}]}] }"#
             : #"{ views: [ { id: "root", gestures: [ { id: "x", type: "tapp" } ] } ] }"#)
         #expect(kill(try daemon.pid(), SIGHUP) == 0)
+        // The signal is pending before the ping is sent, and the daemon's one loop handles its
+        // signalfd no later than the batch that answers the ping: the reload is done before the
+        // tap can be read.
+        try client.send(line: "ping")
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "ok command=ping")
+        try daemon.play()
         let tap = try #require(try daemon.firstLine(from: client, startingWith: "gesture "))
         #expect(tap.hasPrefix(expected), "\(tap)\n\(daemon.log)")
         try daemon.stop(readingRestOf: [client])
@@ -173,66 +187,49 @@ extension EndToEndTests {
     }
 }
 
-/// `gestured run` under umockdev-run with the synthetic touchscreen.
+/// `gestured run` inside libumockdev's testbed (`Testbed`, HotplugTests.swift) with the synthetic
+/// 10-slot touchscreen at event7 from the start, idle until the test plays a recording on it.
+///
+/// A test connects its clients, reads a hello (the daemon accepts clients only once it has opened
+/// its devices, so event7 is open by then), makes its requests, and only then calls `play`: no
+/// line can go out before the test is ready for it, however slowly the machine runs.
 struct RunningDaemon {
-    let process: Subprocess
-    let socket: String
-    let stderrPath: String
-    let directory: TestEnvironment.TemporaryDirectory
+    let bed: Testbed
+    var socket: String { bed.socket }
+    var directory: TestEnvironment.TemporaryDirectory { bed.directory }
+    var log: String { bed.log }
 
-    /// Nil (with the reason recorded as an issue) when the daemon or umockdev is missing.
-    /// `events`: a recording in Tests/Fixtures/recordings, or an absolute path.
-    init?(config: String, events: String = "synthetic-tap.events", arguments: [String] = []) throws {
-        let gestured = TestEnvironment.buildDirectory + "/gestured"
-        guard (try? readFile(path: gestured, limit: 1 << 30)) != nil else {
-            Issue.record("\(gestured) is missing: build the package first"); return nil
+    /// Nil (with the reason recorded as an issue) when the daemon, the test tool or umockdev is
+    /// missing.
+    init?(config: String, arguments: [String] = []) throws {
+        guard let bed = try Testbed(config: config, devices: ["event7"], arguments: arguments, prefix: "gestured-e2e") else {
+            return nil
         }
-        guard let umockdevRun = TestEnvironment.which("umockdev-run") else {
-            Issue.record("umockdev-run is not installed: run `make deps`"); return nil
-        }
-        directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-e2e")
-        let node = "/dev/input/event7"
-        let descText = try readTextFile(path: TestEnvironment.recordings + "/synthetic-touchscreen.desc")
-        let description = try #require(try EvemuRecording.parse(descText, sysname: "event7").description)
-        let files = UmockdevDevice.files(for: description, node: node)
-        let umockdev = try directory.write("device.umockdev", files.umockdev)
-        let ioctl = try directory.write("device.ioctl", files.ioctl)
-        let configPath = try directory.write("c.json5", config)
-        socket = directory.path + "/g.sock"
-        stderrPath = directory.path + "/stderr"
-        process = try Subprocess(
-            "timeout", ["-s", "KILL", "20", umockdevRun, "-d", umockdev, "-i", "\(node)=\(ioctl)",
-                        "-e", "\(node)=\(events.hasPrefix("/") ? events : TestEnvironment.recordings + "/" + events)", "--",
-                        gestured, "run", "--socket", socket, "--config", configPath] + arguments,
-            stdout: .file(directory.path + "/stdout"), stderr: .file(stderrPath))
+        self.bed = bed
     }
 
-    var log: String { (try? readTextFile(path: stderrPath)) ?? "" }
+    /// Replays `events` (a recording in Tests/Fixtures/recordings, or an absolute path) on event7
+    /// from now on, from its first touch (the idle start of the recordings is skipped).
+    func play(_ events: String = "synthetic-tap.events") throws {
+        let path = events.hasPrefix("/") ? events : TestEnvironment.recordings + "/" + events
+        let answer = try bed.command("play event7 \(path)")
+        guard answer == "ok" else {
+            Issue.record("play \(events): \(answer); stderr:\n\(log)")
+            throw EndToEndFailure()
+        }
+    }
 
-    /// The daemon's own pid (timeout → umockdev-run → gestured).
+    /// The daemon's own pid.
     func pid() throws -> pid_t {
-        let tree = process.descendants()
-        let wrapper = tree.first { $0.name == "umockdev-run" }
-        let daemon = try #require(tree.first { $0.name == "gestured" || $0.parent == wrapper?.pid },
-                                  "gestured process not found among \(tree)")
-        return daemon.pid
+        let answer = try bed.command("pid")
+        return try #require(pid_t(answer.dropFirst(3)), "\(answer)")
     }
 
-    /// A connected client, giving up early if the daemon exits instead of listening.
+    /// A connected client (its hello not read yet).
     func connect() throws -> LineClient {
-        let limit = deadline(milliseconds: 10_000)
-        while true {
-            if let (termination, _) = try process.wait(deadline: MonotonicClock.now(), killOnTimeout: false) {
-                Issue.record("gestured exited before listening (\(termination)); stderr:\n\(log)")
-                throw EndToEndFailure()
-            }
-            guard MonotonicClock.now() < limit else {
-                Issue.record("no socket at \(socket) after 10 s; stderr:\n\(log)")
-                throw EndToEndFailure()
-            }
-            if let client = try? LineClient(path: socket, deadline: min(limit, deadline(milliseconds: 200))) {
-                return client
-            }
+        do { return try LineClient(path: socket, deadline: deadline(milliseconds: 10_000)) } catch {
+            Issue.record("no daemon listening at \(socket) after 10 s (\(error)); stderr:\n\(log)")
+            throw EndToEndFailure()
         }
     }
 
@@ -246,15 +243,11 @@ struct RunningDaemon {
         return nil
     }
 
-    /// SIGTERM to the daemon itself (timeout → umockdev-run → gestured): a clean exit, the socket
-    /// file removed. Returns the event lines each client still had to read, to the daemon's
-    /// close (no empty line among them).
+    /// SIGTERM to the daemon: a clean exit, the socket file removed. Returns the event lines each
+    /// client still had to read, to the daemon's close (no empty line among them).
     @discardableResult
-    func stop(readingRestOf clients: [LineClient]) throws -> (Subprocess.Termination, [[String]]) {
-        #expect(kill(try pid(), SIGTERM) == 0)
-        let (termination, timedOut) = try #require(try process.wait(deadline: deadline(milliseconds: 10_000)))
-        #expect(!timedOut)
-        #expect(termination == .exited(0), "stderr:\n\(log)")
+    func stop(readingRestOf clients: [LineClient]) throws -> [[String]] {
+        #expect(try bed.quit() == "ok exit exit status 0", "stderr:\n\(log)")
         var status = stat()
         #expect(lstat(socket, &status) == -1, "the socket file remains after SIGTERM")
         var rest: [[String]] = []
@@ -266,7 +259,7 @@ struct RunningDaemon {
             }
             rest.append(lines)
         }
-        return (termination, rest)
+        return rest
     }
 }
 

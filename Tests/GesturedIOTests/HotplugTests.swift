@@ -96,7 +96,11 @@ struct Testbed {
     let stderrPath: String
     let directory: TestEnvironment.TemporaryDirectory
 
-    init?(config: String) throws {
+    /// - Parameters:
+    ///   - devices: nodes (`event7`) emulating the synthetic touchscreen before the daemon
+    ///     starts, idle until `play`.
+    ///   - arguments: more arguments for `gestured run`.
+    init?(config: String, devices: [String] = [], arguments: [String] = [], prefix: String = "gestured-hotplug") throws {
         let gestured = TestEnvironment.buildDirectory + "/gestured"
         let tool = TestEnvironment.buildDirectory + "/gestured-testtool"
         for binary in [gestured, tool] where (try? readFile(path: binary, limit: 1 << 30)) == nil {
@@ -105,15 +109,15 @@ struct Testbed {
         guard let wrapper = TestEnvironment.which("umockdev-wrapper") else {
             Issue.record("umockdev-wrapper is not installed: run `make deps`"); return nil
         }
-        directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-hotplug")
+        directory = try TestEnvironment.TemporaryDirectory(prefix: prefix)
         let configPath = try directory.write("c.json5", config)
         socket = directory.path + "/g.sock"
         stderrPath = directory.path + "/stderr"
         let controlPath = directory.path + "/control"
         process = try Subprocess(
             "timeout", ["-s", "KILL", "60", wrapper, tool, "testbed", "--control", controlPath,
-                        "--desc", TestEnvironment.recordings + "/synthetic-touchscreen.desc", "--",
-                        gestured, "run", "--socket", socket, "--config", configPath],
+                        "--desc", TestEnvironment.recordings + "/synthetic-touchscreen.desc"]
+                + devices.flatMap { ["--add", $0] } + ["--", gestured, "run", "--socket", socket, "--config", configPath] + arguments,
             stdout: .file(directory.path + "/stdout"), stderr: .file(stderrPath))
         control = try LineClient(path: controlPath, deadline: deadline(milliseconds: 10_000))
     }

@@ -6,6 +6,9 @@ import Testing
 
 /// `gestured listen --filter … --exec CMD` against the emulated touchscreen: the command runs for
 /// the tap with the line's fields in its environment, with and without a shell.
+///
+/// `listen` connects to the test, which relays between it and the daemon: the test so knows that
+/// `listen` is connected and its filter in force before it plays the tap.
 @Suite struct ListenExecTests {
     @Test(arguments: [false, true])
     func execRunsTheCommandWithTheGestureEnvironment(shell: Bool) throws {
@@ -18,13 +21,24 @@ import Testing
         #expect(chmod(script, 0o755) == 0)
         // Without a shell, "a;b" is one plain argument; with one, the shell runs the script.
         let command = shell ? "\(script) \"$GESTURE_NAME\" 'x y'" : "\(script) a;b $HOME"
-        let watcher = try daemon.connect()
         let listen = try Subprocess(TestEnvironment.buildDirectory + "/gestured",
-                                    ["listen", "--socket", daemon.socket, "--filter", "type=tap", "--exec", command]
+                                    ["listen", "--socket", dir + "/relay.sock", "--filter", "type=tap", "--exec", command]
                                         + (shell ? ["--shell"] : []),
                                     stdout: .file(dir + "/listen.out"), stderr: .file(dir + "/listen.err"))
-        _ = try #require(try daemon.firstLine(from: watcher, startingWith: "gesture tap"))
-        try daemon.stop(readingRestOf: [watcher])
+        let downstream = try LineClient.acceptFirst(at: dir + "/relay.sock", deadline: deadline(milliseconds: 10_000))
+        let upstream = try daemon.connect()
+        #expect(try downstream.readLine(deadline: deadline(milliseconds: 5000)) == "filter type=tap")
+        try upstream.send(line: "filter type=tap")
+        for expected in ["hello version=1 daemon=gestured", "ok command=filter"] {
+            let line = try upstream.readLine(deadline: deadline(milliseconds: 5000))
+            #expect(line == expected)
+            try downstream.send(line: line ?? "")
+        }
+        try daemon.play()
+        let tap = try #require(try daemon.firstLine(from: upstream, startingWith: "gesture tap"))
+        try downstream.send(line: tap)
+        for line in try daemon.stop(readingRestOf: [upstream]).joined() { try downstream.send(line: line) }
+        #expect(shutdown(downstream.descriptor.rawValue, Int32(SHUT_WR)) == 0)   // the end of the stream, as the daemon's close
         // The stream ended: listen waits for the command, then exits.
         let (termination, timedOut) = try #require(try listen.wait(deadline: deadline(milliseconds: 10_000)))
         #expect(!timedOut && termination == .exited(0), "\((try? readTextFile(path: dir + "/listen.err")) ?? "")")

@@ -13,7 +13,8 @@ import Testing
 @Suite struct SlowClientTests {
     static let frames = 1200, fingers = 10
 
-    /// The recording: an empty frame, then at 2.1 s ten fingers down, moving right one unit per
+    /// The recording: an empty frame, then at 2.1 s (the idle start, which `RunningDaemon.play`
+    /// skips) ten fingers down, moving right one unit per
     /// 2 ms frame, then lifted. (umockdev 0.17 reads microseconds with a leading zero as octal, so
     /// every fraction stays in 0.1…0.999 s: the clock skips from x.998 to (x+1).100.)
     static func recording() -> String {
@@ -54,7 +55,7 @@ import Testing
         guard let daemon = try RunningDaemon(config: """
             { screen: {width: 1000, height: 1000}, socket: { maxQueuedBytes: 65536 },
               views: [{id: "root", gestures: [{id: "pan", type: "pan"}]}] }
-            """, events: events) else { return }
+            """) else { return }
         let slow = try daemon.connect(), fast = try daemon.connect()
         try slow.send(line: "subscribe touches")
         var slowLines: [String] = []
@@ -62,6 +63,8 @@ import Testing
         #expect(slowLines == ["hello version=1 daemon=gestured", "ok command=subscribe"])
         let pid = try daemon.pid()
         let before = try #require(ClientSafetyTests.residentKiB(pid))
+        #expect(try fast.readLine(deadline: deadline(milliseconds: 10_000)) == "hello version=1 daemon=gestured")
+        try daemon.play(events)
 
         // The fast client reads every gesture line; the slow one reads one line per ten of them.
         var fastLines: [String] = []

@@ -52,6 +52,37 @@ public final class LineClient {
         }
     }
 
+    private init(path: String, descriptor: FileDescriptor) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    /// Listens at `path` and returns the first connection made to it before `deadline`, then
+    /// stops listening (the socket file stays). It lets a test stand between the daemon and a
+    /// client it starts as a subprocess, and so know when that client is connected.
+    public static func acceptFirst(at path: String, deadline: Instant) throws(SystemError) -> LineClient {
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard listener >= 0 else { throw SystemError(operation: "socket", errno: .current) }
+        defer { Glibc.close(listener) }
+        try withUnixSocketAddress(path, for: "bind") { (address, length) throws(SystemError) in
+            if bind(listener, address, length) == -1 { throw SystemError(operation: "bind", path: path, errno: .current) }
+        }
+        if listen(listener, 1) == -1 { throw SystemError(operation: "listen", path: path, errno: .current) }
+        while true {
+            let remaining = (deadline - MonotonicClock.now()).microseconds / 1000
+            guard remaining > 0 else { throw SystemError(operation: "accept", path: path, errno: Errno(rawValue: ETIMEDOUT)) }
+            var pollFD = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pollFD, 1, Int32(min(remaining, Int64(Int32.max))))
+            if ready == -1 && Errno.current != .interrupted { throw SystemError(operation: "poll", path: path, errno: .current) }
+            guard ready == 1 else { continue }
+            let fd = accept4(listener, nil, nil, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+            if fd >= 0 { return LineClient(path: path, descriptor: FileDescriptor(rawValue: fd)) }
+            if Errno.current != .interrupted && Errno.current.rawValue != ECONNABORTED {
+                throw SystemError(operation: "accept4", path: path, errno: .current)
+            }
+        }
+    }
+
     deinit { try? descriptor.close() }
 
     /// The next line without its `\n`, or nil when `deadline` passes or the server closes the

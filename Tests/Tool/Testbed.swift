@@ -5,16 +5,23 @@ import GesturedIO
 import GesturedTestSupport
 import Glibc
 
-/// `gestured-testtool testbed --control PATH --desc DESC -- PROGRAM ARGS…`, run under
-/// `umockdev-wrapper`: a hotplug host for tests.
+/// `gestured-testtool testbed --control PATH --desc DESC [--add NODE]… -- PROGRAM ARGS…`, run
+/// under `umockdev-wrapper`: a hotplug and playback host for tests.
 ///
-/// umockdev-run cannot add or remove devices while its program runs; libumockdev's testbed can,
-/// but only from a process under the preload library. This process creates the testbed (which
-/// sets `UMOCKDEV_DIR`), starts PROGRAM (the daemon) with that environment, and then obeys line
+/// umockdev-run cannot add or remove devices while its program runs, and it starts replaying a
+/// recording as soon as it starts; libumockdev's testbed can do both when asked, but only from a
+/// process under the preload library. This process creates the testbed (which sets
+/// `UMOCKDEV_DIR`), emulates DESC at /dev/input/NODE for each `--add NODE` (idle: no events
+/// until `play`), starts PROGRAM (the daemon) with that environment, and then obeys line
 /// commands on a Unix socket at PATH (one connection, the test's), answering each with one line:
 ///
 ///     add NODE [EVENTS]   emulate the device DESC at /dev/input/NODE (its ioctls, and EVENTS
-///                         replayed once opened), then send udev's `add` uevent → `ok SYSPATH`
+///                         replayed at once), then send udev's `add` uevent → `ok SYSPATH`
+///     play NODE EVENTS    replay EVENTS on the existing NODE, starting now → `ok`. The events
+///                         go to the node's pty, which the program has open: a test that plays
+///                         once its client is connected misses nothing and races no clock. The
+///                         empty frames before the first touch (the idle start that umockdev-run
+///                         needs for `make demo`) are skipped. One play per node.
 ///     remove NODE         `remove` uevent, then remove it from the testbed → `ok`. umockdev 0.17
 ///                         keeps the removed node's emulation socket and aborts when a node of the
 ///                         same name is added again: give every add a new NODE.
@@ -37,6 +44,13 @@ func testbed(_ arguments: [String]) {
         description = d
     } catch { fail("\(descPath): \(error)") }
     guard let bed = umockdev_testbed_new() else { fail("umockdev_testbed_new failed") }
+    let directory: TestEnvironment.TemporaryDirectory
+    do { directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-testbed") } catch { fail("\(error)") }
+    let options = Array(arguments[..<separator])
+    for (index, word) in options.enumerated() where word == "--add" && index + 1 < options.count {
+        let answer = add(bed, description, node: options[index + 1], events: nil, directory: directory)
+        guard answer.hasPrefix("ok ") else { fail("--add \(options[index + 1]): \(answer)") }
+    }
     let program = Array(arguments[(separator + 1)...])
     // The testbed sets UMOCKDEV_DIR with g_setenv; Subprocess passes the environment the process
     // started with (/proc/self/environ), so the root is handed over explicitly.
@@ -63,8 +77,7 @@ func testbed(_ arguments: [String]) {
             }
         }
     }
-    let directory: TestEnvironment.TemporaryDirectory
-    do { directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-testbed") } catch { fail("\(error)") }
+    var played: Set<String> = []
     while true {
         guard let newline = pending.firstIndex(of: UInt8(ascii: "\n")) else {
             let n = read(connection, &buffer, buffer.count)
@@ -78,7 +91,12 @@ func testbed(_ arguments: [String]) {
         let words = line.split(separator: " ").map(String.init)
         switch words.first {
         case "add" where words.count >= 2:
+            if words.count > 2 { played.insert(words[1]) }
             reply(add(bed, description, node: words[1], events: words.count > 2 ? words[2] : nil, directory: directory))
+        case "play" where words.count == 3:
+            // libumockdev aborts on a second script for a node.
+            guard played.insert(words[1]).inserted else { reply("error \(words[1]) has played already"); continue }
+            reply(play(bed, node: words[1], events: words[2], directory: directory))
         case "remove" where words.count == 2:
             let number = Int(words[1].drop { !$0.isNumber }) ?? 0
             let parent = "/sys/devices/virtual/input/input\(number)"
@@ -145,6 +163,27 @@ private func add(_ bed: UnsafeMutablePointer<UMockdevTestbed>, _ description: Ev
     let syspath = "/sys/devices/virtual/input/input\(number)/\(node)"
     umockdev_testbed_uevent(bed, syspath, "add")
     return "ok \(syspath)"
+}
+
+/// Replays EVENTS on the existing /dev/input/NODE from now on, without its idle start.
+private func play(_ bed: UnsafeMutablePointer<UMockdevTestbed>, node: String, events: String,
+                  directory: TestEnvironment.TemporaryDirectory) -> String {
+    let text: String
+    do { text = try readTextFile(path: events) } catch { return "error \(events): \(error)" }
+    // umockdev plays the first event at once and each next one after the time between their
+    // stamps: dropping the leading SYN-only lines starts the recording at its first touch.
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    if let first = lines.firstIndex(where: { $0.hasPrefix("E: ") && $0.split(separator: " ").dropFirst(2).first != "0000" }) {
+        lines = lines.enumerated().filter { $0.offset >= first || !$0.element.hasPrefix("E: ") }.map(\.element)
+    }
+    let path: String
+    do { path = try directory.write("\(node)-play.events", lines.joined(separator: "\n")) } catch { return "error \(error)" }
+    var error: UnsafeMutablePointer<GError>?
+    guard umockdev_testbed_load_evemu_events(bed, "/dev/input/\(node)", path, &error) != 0 else {
+        defer { if error != nil { g_error_free(error) } }
+        return "error load_evemu_events: " + (error.map { String(cString: $0.pointee.message) } ?? "failed")
+    }
+    return "ok"
 }
 
 /// Whether a connection to the Unix socket at `path` succeeds before `deadline`: the readiness

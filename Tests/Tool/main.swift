@@ -9,9 +9,10 @@
 //   gestured-testtool parse FILE
 //       Parses an evemu file with EvemuRecording and prints the device and the event count
 //       (a by-hand check of a recording, and of the parser's speed on long ones).
-//   umockdev-wrapper gestured-testtool testbed --control PATH --desc DESC -- PROGRAM ARGS...
-//       A hotplug host: a libumockdev testbed, PROGRAM started inside it, and line commands on a
-//       Unix socket that add and remove emulated devices (see Testbed.swift).
+//   umockdev-wrapper gestured-testtool testbed --control PATH --desc DESC [--add NODE]... -- PROGRAM ARGS...
+//       A hotplug and playback host: a libumockdev testbed, PROGRAM started inside it, and line
+//       commands on a Unix socket that add and remove emulated devices and play recordings on
+//       them when the test says (see Testbed.swift).
 //   gestured-testtool wait-socket PATH [--timeout-ms T]
 //       Waits (inotify and poll, no sleeping) until a server accepts connections on PATH, and
 //       reads its first line (the daemon's hello) before hanging up; exit status 1 when T ms
