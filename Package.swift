@@ -62,9 +62,10 @@ let package = Package(
         .executableTarget(name: "gestured-vm-bench",
                           dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore"],
                           path: "Tests/VMBench"),
-        // Across modules: replay goldens with the built-in configuration, the command line.
+        // Across modules: replay goldens with the built-in configuration, the command line, and
+        // the daemon's parts (`@testable import gestured`) in the test's own process.
         .testTarget(name: "GesturedTests",
-                    dependencies: ["GesturedCore", "GesturedConfig", "GesturedTestSupport"]),
+                    dependencies: ["gestured", "GesturedCore", "GesturedConfig", "GesturedIO", "GesturedTestSupport"]),
         .testTarget(name: "GesturedIOTests",
                     dependencies: ["GesturedIO", "GesturedCore", "GesturedTestSupport", "CLinux", "CEvdev"]),
         // Real kernel, real udev: runs only inside the QEMU guest of `make test-vm`

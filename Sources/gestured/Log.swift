@@ -17,6 +17,9 @@ enum Log {
     /// (`check-config`, `replay`, ...) write plain messages for a person at a terminal.
     nonisolated(unsafe) static var priorityPrefixes = false
     nonisolated(unsafe) private(set) static var limiter = RateLimiter()
+    /// Where each line goes: stderr. A test that runs the daemon's parts in its own process
+    /// collects them instead.
+    nonisolated(unsafe) static var output: (String) -> Void = { plain($0) }
 
     static func error(_ message: String) { write(.error, message) }
     static func warning(_ message: String) { write(.warning, message) }
@@ -35,7 +38,7 @@ enum Log {
     }
 
     private static func write(_ priority: Priority, _ message: String) {
-        plain(priorityPrefixes ? "<\(priority.rawValue)>" + message : message)
+        output(priorityPrefixes ? "<\(priority.rawValue)>" + message : message)
     }
 
     /// One line to stderr as it is, in a single write(2) so concurrent writers do not interleave

@@ -1,0 +1,113 @@
+@testable import gestured
+import GesturedCore
+import GesturedIO
+import GesturedTestSupport
+import Glibc
+import Testing
+
+/// The daemon's client side in this process — `ClientHub` on a real `UnixSocketServer` and
+/// epoll, dispatched as the daemon's loop does — against 10,000 real connections, each of which
+/// sends a bad request and hangs up. Every one of them makes the daemon log a rate-limited
+/// message under its own key ("client N bad request"), and client ids are never reused: the log
+/// limiter must stay bounded however many clients come and go.
+@Suite(.serialized) struct ClientChurnTests {
+    static let clients = 10_000
+    /// Connections in flight at once: within the server's listen backlog (16).
+    static let batch = 8
+
+    @Test func tenThousandClientsWithABadRequestEachLeaveTheLimiterBounded() throws {
+        var lines: [String] = []
+        let previousOutput = Log.output
+        Log.output = { lines.append($0) }
+        defer { Log.output = previousOutput }
+
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-churn")
+        let path = directory.path + "/g.sock"
+        let poller = try Poller()
+        let server = try UnixSocketServer(path: path)
+        defer { server.close() }
+        try poller.add(server.listenDescriptor, token: LoopToken.listenerToken, events: .readable)
+        let configuration = Configuration(screen: Size(width: 1000, height: 1000), views: [ViewSpec(id: "root")])
+        let live = LivePipeline(try GesturePipeline(configuration: configuration, sizes: [Size(width: 1000, height: 1000)]))
+        let actions = try ActionRunner(poller: poller)
+        let hub = ClientHub(server: server, poller: poller, live: live, actions: actions)
+        hub.control = Control(configuration: configuration, live: live) { [] }
+
+        let capacity = Log.limiter.capacity
+        var peak = Log.limiter.keyCount
+        var served = 0
+        let start = MonotonicClock.now()
+        while served < Self.clients {
+            // A batch connects and sends a request no daemon knows; each client hangs up once it
+            // has its answer (the hello, then the error line).
+            let count = min(Self.batch, Self.clients - served)
+            var waiting: [Int32: [UInt8]] = [:]
+            for _ in 0..<count {
+                let fd = try Self.connect(path)
+                try Self.send("frobnicate\n", to: fd)
+                waiting[fd] = []
+            }
+            // The daemon's loop until the batch has come and gone: accepted, answered, dropped.
+            repeat {
+                for item in try poller.wait(timeout: 10_000) {
+                    switch LoopToken(item.token) {
+                    case .listener: hub.accept()
+                    case .client(let id): hub.service(id, events: item.events)
+                    default: Issue.record("unexpected token \(item.token)")
+                    }
+                }
+                hub.flush()
+                peak = max(peak, Log.limiter.keyCount)
+                for (fd, received) in waiting {
+                    var bytes = received + Self.receiveAvailable(fd)
+                    if bytes.count(where: { $0 == UInt8(ascii: "\n") }) >= 2 {
+                        #expect(String(decoding: bytes, as: UTF8.self).contains("message=\"unknown request 'frobnicate'\""))
+                        close(fd)
+                        waiting[fd] = nil
+                        bytes = []
+                    } else {
+                        waiting[fd] = bytes
+                    }
+                }
+            } while !waiting.isEmpty || server.clientCount > 0
+            served += count
+        }
+        let elapsed = MonotonicClock.now() - start
+
+        let badRequests = lines.filter { $0.contains(": bad request: ") }
+        #expect(lines.filter { $0.hasSuffix(": connected") }.count == Self.clients)
+        #expect(badRequests.first == "client 1: bad request: unknown request 'frobnicate'", "\(lines.prefix(5))")
+        // At most `capacity` keys of their own (256, gestured(8)), and one shared by the messages
+        // that found no room.
+        #expect(capacity == 256)
+        #expect(peak <= capacity + 1, "the limiter held \(peak) keys")
+        #expect(Log.limiter.keyCount <= capacity + 1)
+        // Filled: 257 of the clients came within one 30 s window (true on any machine that can run
+        // the tests), and most of the 10,000 messages were held back.
+        #expect(peak == capacity + 1, "peak \(peak) keys in \(elapsed)")
+        #expect(badRequests.count < Self.clients / 10, "\(badRequests.count) bad-request lines in \(elapsed)")
+    }
+
+    /// A blocking client socket connected to `path` (the listen backlog has room: batches are
+    /// smaller than it).
+    static func connect(_ path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        try #require(fd >= 0)
+        try withUnixSocketAddress(path, for: "connect") { (address, length) throws(SystemError) in
+            if Glibc.connect(fd, address, length) == -1 { throw SystemError(operation: "connect", path: path, errno: .current) }
+        }
+        return fd
+    }
+
+    static func send(_ text: String, to fd: Int32) throws {
+        let bytes = Array(text.utf8)
+        try #require(Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count)
+    }
+
+    /// What the socket has for us now, without waiting.
+    static func receiveAvailable(_ fd: Int32) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        return n > 0 ? Array(buffer[..<n]) : []
+    }
+}
