@@ -1,3 +1,4 @@
+import CLinux
 import GesturedCore
 import GesturedIO
 import GesturedTestSupport
@@ -35,6 +36,19 @@ import Testing
         return nil
     }
 
+    /// Whether process `pid` (not a child of this one) has ended before `deadline`: its pidfd
+    /// becomes readable when it exits; a pid already reaped has none.
+    static func waitForExit(of pid: pid_t, deadline limit: Instant) -> Bool {
+        let fd = pidfd_open(pid, 0)
+        guard fd >= 0 else { return errno == ESRCH }
+        defer { close(fd) }
+        while MonotonicClock.now() < limit {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, Int32(max(1, (limit - MonotonicClock.now()).microseconds / 1000))) == 1 { return true }
+        }
+        return false
+    }
+
     @Test func anActionRunsWithTheGestureEnvironmentAndItsOutputIsLogged() throws {
         let scratch = try TestEnvironment.TemporaryDirectory(prefix: "gestured-action")
         let fifo = scratch.path + "/fifo"
@@ -42,7 +56,7 @@ import Testing
         let script = try scratch.write("action.sh", """
             #!/bin/sh
             echo "said $1"
-            echo "$GESTURE_TYPE $GESTURE_STATE $GESTURE_NAME $GESTURE_VIEW ${NOTIFY_SOCKET:-none}" > "\(fifo)"
+            echo "$GESTURE_TYPE $GESTURE_STATE $GESTURE_NAME $GESTURE_VIEW ${NOTIFY_SOCKET:-none} $$" > "\(fifo)"
             """)
         #expect(chmod(script, 0o755) == 0)
         guard let daemon = try RunningDaemon(config: Self.config(action: #"{ on: "ended", run: ["\#(script)", "hi there"], timeout: 5 }"#))
@@ -50,8 +64,12 @@ import Testing
         let client = try daemon.connect()
         #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
         try daemon.play()
-        let reported = Self.readFIFO(fifo, deadline: deadline(milliseconds: 10_000))
-        #expect(reported == "tap ended tap root none")
+        let reported = try #require(Self.readFIFO(fifo, deadline: deadline(milliseconds: 10_000)))
+        #expect(reported.split(separator: " ").dropLast().joined(separator: " ") == "tap ended tap root none")
+        // The command exits right after reporting; stopping the daemon before that would end it
+        // with SIGTERM. Its exit is waited for through a pidfd.
+        let pid = try #require(pid_t(reported.split(separator: " ").last ?? ""), "\(reported)")
+        #expect(Self.waitForExit(of: pid, deadline: deadline(milliseconds: 10_000)), "pid \(pid) still runs")
         let tap = try #require(try daemon.firstLine(from: client, startingWith: "gesture "))
         #expect(tap.hasPrefix("gesture tap ended tap "))
         try daemon.stop(readingRestOf: [client])
@@ -66,7 +84,7 @@ import Testing
         #expect(mkfifo(fifo, 0o600) == 0)
         let script = try scratch.write("slow.sh", """
             #!/bin/sh
-            trap 'echo terminated > "\(fifo)"; exit 3' TERM
+            trap 'echo "terminated $$" > "\(fifo)"; exit 3' TERM
             sleep 30 &
             wait
             """)
@@ -76,9 +94,12 @@ import Testing
         #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
         let start = MonotonicClock.now()
         try daemon.play()
-        #expect(Self.readFIFO(fifo, deadline: deadline(milliseconds: 10_000)) == "terminated")
+        let reported = try #require(Self.readFIFO(fifo, deadline: deadline(milliseconds: 10_000)))
+        #expect(reported.hasPrefix("terminated "))
         // The tap comes at once; the timeout 0.2 s after it, far before sleep's 30 s.
         #expect(MonotonicClock.now() - start < .milliseconds(8000))
+        let pid = try #require(pid_t(reported.split(separator: " ").last ?? ""), "\(reported)")
+        #expect(Self.waitForExit(of: pid, deadline: deadline(milliseconds: 10_000)), "pid \(pid) still runs")
         try daemon.stop(readingRestOf: [client])
         #expect(daemon.log.contains("): timed out, sending SIGTERM"), "\(daemon.log)")
         #expect(daemon.log.contains("): exit status 3"), "\(daemon.log)")
