@@ -59,11 +59,11 @@ public enum SocketServerError: Error, CustomStringConvertible, Equatable, Sendab
 /// `ServerEvent`.
 public final class UnixSocketServer {
     /// Writes bytes to a client's socket: the count written, or a negative errno. Injectable
-    /// so tests can count and shape the daemon's writes without `LD_PRELOAD`.
-    public typealias Writer = (FileDescriptor, UnsafeRawBufferPointer) -> Int
+    /// (internally) so tests can count and shape the daemon's writes without `LD_PRELOAD`.
+    typealias Writer = (FileDescriptor, UnsafeRawBufferPointer) -> Int
 
     /// One non-blocking `send(2)` without SIGPIPE.
-    public static func socketWriter(_ descriptor: FileDescriptor, _ bytes: UnsafeRawBufferPointer) -> Int {
+    static func socketWriter(_ descriptor: FileDescriptor, _ bytes: UnsafeRawBufferPointer) -> Int {
         let count = Glibc.send(descriptor.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
         return count >= 0 ? count : -Int(Glibc.errno)
     }
@@ -105,9 +105,16 @@ public final class UnixSocketServer {
     ///     positions can reveal what is typed on an on-screen keyboard.
     ///   - group: group owner of the socket file (set with `lchown` after `bind`, before
     ///     `listen`, so no client can connect while it is still the creator's), or nil to keep it.
-    public init(path: String, backlog: Int32 = 16, maxQueuedBytes: Int = 256 << 10, softQueuedBytes: Int? = nil,
-                maxClients: Int = 64, permissions: mode_t? = nil, group: gid_t? = nil,
-                writer: @escaping Writer = UnixSocketServer.socketWriter) throws(SocketServerError) {
+    public convenience init(path: String, backlog: Int32 = 16, maxQueuedBytes: Int = 256 << 10, softQueuedBytes: Int? = nil,
+                            maxClients: Int = 64, permissions: mode_t? = nil, group: gid_t? = nil) throws(SocketServerError) {
+        try self.init(path: path, backlog: backlog, maxQueuedBytes: maxQueuedBytes, softQueuedBytes: softQueuedBytes,
+                      maxClients: maxClients, permissions: permissions, group: group, writer: Self.socketWriter)
+    }
+
+    /// `init(path:…)` writing through `writer`.
+    init(path: String, backlog: Int32 = 16, maxQueuedBytes: Int = 256 << 10, softQueuedBytes: Int? = nil,
+         maxClients: Int = 64, permissions: mode_t? = nil, group: gid_t? = nil,
+         writer: @escaping Writer) throws(SocketServerError) {
         self.path = path
         self.maxQueuedBytes = maxQueuedBytes
         self.softQueuedBytes = min(softQueuedBytes ?? maxQueuedBytes / 4, maxQueuedBytes)
@@ -154,12 +161,11 @@ public final class UnixSocketServer {
     ///     `SocketActivation.validateListeningUnixStream`).
     ///   - path: where it is bound, for messages.
     public init(adopting descriptor: FileDescriptor, path: String, maxQueuedBytes: Int = 256 << 10,
-                softQueuedBytes: Int? = nil, maxClients: Int = 64,
-                writer: @escaping Writer = UnixSocketServer.socketWriter) throws(SocketServerError) {
+                softQueuedBytes: Int? = nil, maxClients: Int = 64) throws(SocketServerError) {
         self.path = path
         self.maxQueuedBytes = maxQueuedBytes
         self.softQueuedBytes = min(softQueuedBytes ?? maxQueuedBytes / 4, maxQueuedBytes)
-        self.writer = writer
+        self.writer = Self.socketWriter
         self.maxClients = maxClients
         self.ownsFile = false
         let flags = fcntl(descriptor.rawValue, F_GETFL)
@@ -223,23 +229,23 @@ public final class UnixSocketServer {
     /// Sends `bytes` to one client now (queuing what the socket does not take).
     /// Returns `.dropped` when the client had to be disconnected.
     @discardableResult
-    public func send(_ bytes: [UInt8], to id: ClientID) -> ServerEvent? {
+    func send(_ bytes: [UInt8], to id: ClientID) -> ServerEvent? {
         enqueue(bytes, to: id) ?? flush(id)
     }
 
     /// Sends `line` followed by `\n`.
     @discardableResult
-    public func send(line: String, to id: ClientID) -> ServerEvent? {
+    func send(line: String, to id: ClientID) -> ServerEvent? {
         send(Array((line + "\n").utf8), to: id)
     }
 
     /// Sends `bytes` to every client; returns the clients dropped on the way.
-    public func broadcast(_ bytes: [UInt8]) -> [ServerEvent] {
+    func broadcast(_ bytes: [UInt8]) -> [ServerEvent] {
         clientIDs.compactMap { send(bytes, to: $0) }
     }
 
     /// Sends `line` followed by `\n` to every client.
-    public func broadcast(line: String) -> [ServerEvent] {
+    func broadcast(line: String) -> [ServerEvent] {
         broadcast(Array((line + "\n").utf8))
     }
 
@@ -258,10 +264,7 @@ public final class UnixSocketServer {
     public func wantsWritable(_ id: ClientID) -> Bool { clients[id].map { $0.queue.isBlocked } ?? false }
 
     /// Number of bytes queued for the client.
-    public func queuedBytes(_ id: ClientID) -> Int { clients[id]?.queue.pending ?? 0 }
-
-    /// How many of the client's lines were coalesced away (`LineMerge.newest`) so far.
-    public func coalescedLines(_ id: ClientID) -> Int { clients[id]?.queue.coalescedLines ?? 0 }
+    func queuedBytes(_ id: ClientID) -> Int { clients[id]?.queue.pending ?? 0 }
 
     /// Writes the client's queued output with one write (call on `.writable`, or to send now).
     @discardableResult
@@ -275,7 +278,7 @@ public final class UnixSocketServer {
     /// Reads and discards what the client sent (call on `.readable`, `.hangup` or `.error`);
     /// returns `.dropped` on EOF or a socket error.
     @discardableResult
-    public func receive(from id: ClientID) -> ServerEvent? {
+    func receive(from id: ClientID) -> ServerEvent? {
         var discarded: [UInt8] = []
         return receive(from: id, into: &discarded)
     }

@@ -73,7 +73,7 @@ import Testing
         let client = try LineClient(path: path, deadline: deadline(milliseconds: 5000))
         let ids = try acceptClients(server, count: 1, by: deadline(milliseconds: 5000))
         #expect(ids.count == 1)
-        server.send(line: "through the adopted socket", to: ids[0])
+        #expect(server.enqueue(Array("through the adopted socket\n".utf8), to: ids[0]) == nil && server.flush(ids[0]) == nil)
         #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "through the adopted socket")
         server.close()
         #expect(fileExists(path), "close removed a socket file the server did not create")

@@ -1,5 +1,5 @@
 import GesturedCore
-import GesturedIO
+@testable import GesturedIO
 import GesturedTestSupport
 import Glibc
 import Testing
