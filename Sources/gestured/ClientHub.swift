@@ -130,8 +130,8 @@ final class ClientHub {
     }
 
     /// Registers `.writable` interest while the client has queued output. epoll_ctl only runs
-    /// when that changes: calling it for every client after every line cost a system call per
-    /// client per line on the frame path.
+    /// when that changes: calling it for every client after every line would cost a system call
+    /// per client per line on the frame path.
     private func updateInterest(_ id: ClientID) {
         guard let fd = server.descriptor(of: id) else { writableClients.remove(id); return }
         let writable = server.wantsWritable(id)

@@ -37,8 +37,8 @@ public struct EvemuRecording: Sendable {
     }
 
     /// Parses evemu text given as its bytes, as `parse(_:sysname:)` parses
-    /// `String(decoding: bytes, as: UTF8.self)`, without building that `String`: for a recording
-    /// of a million frames (80 MB) that is a copy and a UTF-8 validation of every byte saved.
+    /// `String(decoding: bytes, as: UTF8.self)`, without building that `String`, which would be
+    /// a copy and a UTF-8 validation of every byte of what can be a long recording.
     ///
     /// Invalid UTF-8 gives the same result as through a `String`: the parser only ever compares
     /// bytes with ASCII characters, which a repair never touches, and decodes names with the

@@ -1,10 +1,9 @@
 /// A device's sysname (`event5`), as touch updates, samples and gesture lines carry it.
 ///
 /// Stored inline, up to `capacity` bytes, so that it is trivially copyable: a `TouchUpdate` is
-/// copied once per recognizer that sees it, and a `String` field made every such copy retain and
-/// release (with the copies of proposals and samples, about 10% of the instructions of a busy
-/// frame). Kernel input sysnames are `eventN`; `GesturePipeline.addDevice` refuses a device
-/// whose sysname does not fit, rather than cut it.
+/// copied once per recognizer that sees it, and a `String` field would make every such copy (and
+/// every copy of a proposal or a sample) retain and release. Kernel input sysnames are `eventN`;
+/// `GesturePipeline.addDevice` refuses a device whose sysname does not fit, rather than cut it.
 public struct DeviceName: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     public static let capacity = 31
 

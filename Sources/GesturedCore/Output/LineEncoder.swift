@@ -197,8 +197,8 @@ public enum LineEncoder {
     /// Appends one line: `body` writes its fields through a `LineWriter` straight into `out`'s
     /// spare capacity, which is made large enough for the line first.
     ///
-    /// Why a raw cursor: appending field by field to the array cost a capacity check, a
-    /// uniqueness check and a `memcpy` call per piece, about 7,500 instructions for a pan line.
+    /// Why a raw cursor: appending field by field to the array costs a capacity check, a
+    /// uniqueness check and a `memcpy` call per piece.
     /// The cursor writes bytes; the one check per piece is that the line stays within the room
     /// it was given, so a wrong bound stops the daemon rather than corrupting memory.
     ///

@@ -38,7 +38,7 @@ public struct ViewTree: Sendable {
     public static let minimumHitTestAlpha = 0.01
 
     /// From how many children a view gets a `ChildGrid`. Below it, asking every child is about
-    /// as quick as finding the cell (32 side by side: 182 ns per touch-down without a grid).
+    /// as quick as finding the cell (docs/PERFORMANCE.md, "Hit-testing").
     static let childGridThreshold = 16
 
     public private(set) var nodes: [Node] = []
@@ -133,8 +133,8 @@ public struct ViewTree: Sendable {
 
     /// `point` is in `view`'s own coordinates.
     ///
-    /// Reads the node's fields in place: copying a `Node` (strings, arrays, the shape) for every
-    /// view visited cost a retain and a release per reference, per view, per touch-down.
+    /// Reads the node's fields in place: a copy of a `Node` (strings, arrays, the shape) for every
+    /// view visited would retain and release each of its references, per view, per touch-down.
     func hitTest(_ view: Index, _ point: Point) -> Index? {
         guard !nodes[view].isHidden, nodes[view].isUserInteractionEnabled,
               nodes[view].alpha >= Self.minimumHitTestAlpha, pointInside(view, point) else { return nil }
@@ -206,8 +206,8 @@ extension ViewTree {
     /// hit area's bounding box meets it (in the view's coordinates). Hit-testing a point asks only
     /// its cell's children, in the same order as the linear scan, so the answer is the same (a
     /// child outside the cell cannot contain the point; its subviews can be hit only inside its
-    /// own hit area, rule 2) without visiting every sibling: 256 views side by side cost 1.09 µs
-    /// per touch-down scanned one by one.
+    /// own hit area, rule 2) without visiting every sibling, whose cost grows with their number
+    /// (docs/PERFORMANCE.md, "Hit-testing").
     struct ChildGrid: Sendable {
         let columns: Int, rows: Int
         let cellWidth: Double, cellHeight: Double
