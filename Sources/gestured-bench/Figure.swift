@@ -1,15 +1,4 @@
-import CBenchSupport
 import GesturedCore
-import Glibc
-
-/// Wall-clock and statistics helpers: the only place the benchmark reads a clock.
-enum Clock {
-    static func nanoseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-    }
-}
 
 /// A figure measured over repeated runs: its median and spread.
 struct Figure {
@@ -64,6 +53,3 @@ enum Format {
 
     static func jsonNumber(_ v: Double) -> String { v.isFinite ? "\(v)" : "null" }
 }
-
-/// Allocations made by this thread (see CBenchSupport).
-func threadAllocations() -> UInt64 { bench_thread_allocations() }
