@@ -25,3 +25,62 @@ enum ConfigFileLoader {
         }
     }
 }
+
+/// Loads the configuration at `path`, or the embedded default, and checks that the engine can
+/// be built from it (e.g. every recognizer type is available).
+///
+/// - Parameter logWarnings: log each warning (`<4>warning: FILE:L:C: KEYPATH: ...`), as the
+///   daemon does once at start and at each reload.
+func loadConfiguration(_ path: String?, logWarnings: Bool = false) throws(CommandFailure) -> Configuration {
+    try checkConfiguration(path, logWarnings: logWarnings).configuration
+}
+
+/// `loadConfiguration`, then `layout` applied (`explain --layout`, `draw --layout`).
+///
+/// With `screens`, the one screen `screen` names (or the only one) is taken as the single form:
+/// its size, views and layouts; `draw` and `explain` picture one screen at a time.
+func loadConfiguration(_ path: String?, screen: String?, layout: String?) throws(CommandFailure) -> Configuration {
+    var configuration = try loadConfiguration(path)
+    let file = path ?? "<default configuration>"
+    if configuration.screens.isEmpty {
+        if screen != nil { throw CommandFailure(ExitStatus.usage, "--screen: \(file) has no screens (it configures one screen)") }
+    } else {
+        let ids = configuration.screens.compactMap(\.id)
+        guard let id = screen ?? (ids.count == 1 ? ids[0] : nil) else {
+            throw CommandFailure(ExitStatus.usage, "\(file) has several screens (\(ids.joined(separator: ", "))): name one with --screen ID")
+        }
+        guard let spec = configuration.screens.first(where: { $0.id == id }) else {
+            throw CommandFailure(ExitStatus.usage, "--screen: no screen '\(id)' in \(file); it has \(ids.joined(separator: ", "))")
+        }
+        (configuration.screen, configuration.views, configuration.layouts, configuration.screens) = (spec.size, spec.views, spec.layouts, [])
+    }
+    guard let layout else { return configuration }
+    guard let applied = configuration.applying(layout: layout) else {
+        let known = configuration.layouts.keys.sorted()
+        throw CommandFailure(ExitStatus.usage, "--layout: no layout '\(layout)' in \(path ?? "<default configuration>")"
+                             + (known.isEmpty ? " (it has none)" : "; it has \(known.joined(separator: ", "))"))
+    }
+    return applied
+}
+
+/// `loadConfiguration`, also returning the warnings.
+func checkConfiguration(_ path: String?, logWarnings: Bool = false) throws(CommandFailure)
+    -> (configuration: Configuration, warnings: [ConfigDiagnostic]) {
+    let configuration: Configuration
+    var warnings: [ConfigDiagnostic] = []
+    if let path {
+        do { (configuration, warnings) = try ConfigFileLoader.check(path: path) } catch {
+            throw CommandFailure(ExitStatus.config, lines: error.diagnostics.map(\.description))
+        }
+    } else {
+        configuration = ConfigLoader.defaultConfiguration()
+    }
+    if logWarnings { for warning in warnings { Log.warning("warning: \(warning)") } }
+    for spec in configuration.screenSpecs {
+        do { _ = try GestureEngine(views: spec.views, screen: DeviceGeometry.fallbackScreen) } catch {
+            throw CommandFailure(ExitStatus.config, "\(path ?? "<default configuration>"): "
+                                 + (spec.id.map { "screen \($0): " } ?? "") + "\(error)")
+        }
+    }
+    return (configuration, warnings)
+}

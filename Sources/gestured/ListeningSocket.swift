@@ -55,3 +55,13 @@ enum ListeningSocket {
         return filled > 0 && groups.prefix(Int(filled)).contains(gid) ? gid : nil
     }
 }
+
+/// Where the socket lives when `--socket` is not given: `/run/gestured/gestured.sock` for root,
+/// `$XDG_RUNTIME_DIR/gestured.sock` for anyone else.
+func defaultSocketPath() throws(CommandFailure) -> String {
+    if getuid() == 0 { return "/run/gestured/gestured.sock" }
+    guard let dir = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !dir.isEmpty else {
+        throw CommandFailure(ExitStatus.failure, "XDG_RUNTIME_DIR is not set: give the socket's path with --socket PATH")
+    }
+    return dir + "/gestured.sock"
+}
