@@ -196,7 +196,7 @@ demo: build
 		'  views: [{ id: "root", gestures: [' \
 		'    { id: "single", type: "tap", requireToFail: ["double"] },' \
 		'    { id: "double", type: "tap", numberOfTapsRequired: 2 } ] }] }' > "$$dir/demo.json5"; \
-	echo "demo: gestured run under umockdev-run; the double tap starts 1.5 s after the device opens"; \
+	echo "demo: gestured run under umockdev-run; the double tap starts 1.5 s after umockdev-run does"; \
 	timeout -s KILL 15 umockdev-run -d "$$dir/device.umockdev" -i $(DEMO_NODE)="$$dir/device.ioctl" \
 		-e $(DEMO_NODE)=$(RECORDINGS)/synthetic-double-tap.events -- \
 		"$$bin/gestured" run --socket "$$dir/g.sock" --config "$$dir/demo.json5" & \
