@@ -21,11 +21,14 @@ import Testing
         #expect(chmod(script, 0o755) == 0)
         // Without a shell, "a;b" is one plain argument; with one, the shell runs the script.
         let command = shell ? "\(script) \"$GESTURE_NAME\" 'x y'" : "\(script) a;b $HOME"
-        let listen = try Subprocess(TestEnvironment.buildDirectory + "/gestured",
-                                    ["listen", "--socket", dir + "/relay.sock", "--filter", "type=tap", "--exec", command]
-                                        + (shell ? ["--shell"] : []),
-                                    stdout: .file(dir + "/listen.out"), stderr: .file(dir + "/listen.err"))
-        let downstream = try LineClient.acceptFirst(at: dir + "/relay.sock", deadline: deadline(milliseconds: 10_000))
+        var started: Subprocess?
+        let downstream = try LineClient.acceptFirst(at: dir + "/relay.sock", deadline: deadline(milliseconds: 10_000)) {
+            started = try Subprocess(TestEnvironment.buildDirectory + "/gestured",
+                                     ["listen", "--socket", dir + "/relay.sock", "--filter", "type=tap", "--exec", command]
+                                         + (shell ? ["--shell"] : []),
+                                     stdout: .file(dir + "/listen.out"), stderr: .file(dir + "/listen.err"))
+        }
+        let listen = try #require(started)
         let upstream = try daemon.connect()
         #expect(try downstream.readLine(deadline: deadline(milliseconds: 5000)) == "filter type=tap")
         try upstream.send(line: "filter type=tap")

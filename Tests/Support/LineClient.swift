@@ -57,10 +57,12 @@ public final class LineClient {
         self.descriptor = descriptor
     }
 
-    /// Listens at `path` and returns the first connection made to it before `deadline`, then
-    /// stops listening (the socket file stays). It lets a test stand between the daemon and a
-    /// client it starts as a subprocess, and so know when that client is connected.
-    public static func acceptFirst(at path: String, deadline: Instant) throws(SystemError) -> LineClient {
+    /// Listens at `path`, calls `listening` (which starts the client), and returns the first
+    /// connection made before `deadline`, then stops listening (the socket file stays). It lets
+    /// a test stand between the daemon and a client it starts as a subprocess, and so know when
+    /// that client is connected.
+    public static func acceptFirst(at path: String, deadline: Instant,
+                                   listening: () throws -> Void) throws -> LineClient {
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard listener >= 0 else { throw SystemError(operation: "socket", errno: .current) }
         defer { Glibc.close(listener) }
@@ -68,6 +70,7 @@ public final class LineClient {
             if bind(listener, address, length) == -1 { throw SystemError(operation: "bind", path: path, errno: .current) }
         }
         if listen(listener, 1) == -1 { throw SystemError(operation: "listen", path: path, errno: .current) }
+        try listening()
         while true {
             let remaining = (deadline - MonotonicClock.now()).microseconds / 1000
             guard remaining > 0 else { throw SystemError(operation: "accept", path: path, errno: Errno(rawValue: ETIMEDOUT)) }
