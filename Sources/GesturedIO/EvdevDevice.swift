@@ -112,7 +112,7 @@ public final class EvdevDevice {
                 events.append(Self.rawEvent(event))
                 // Everything after the drop in this buffer is older than the state the resync
                 // reads from the kernel (and libevdev drains the kernel's queue): drop it.
-                return try resync(device, into: &events)
+                return try resync(device, at: Self.rawEvent(event).time, into: &events)
             }
             if event.type == UInt16(EventCode.EV_ABS) || event.type == UInt16(EventCode.EV_KEY) {
                 _ = libevdev_set_event_value(device, UInt32(event.type), UInt32(event.code), event.value)
@@ -124,7 +124,10 @@ public final class EvdevDevice {
 
     /// The events libevdev synthesizes to bring its state (what was delivered) up to the
     /// kernel's, ending with `SYN_REPORT`.
-    private func resync(_ device: OpaquePointer, into events: inout [RawEvent]) throws(SystemError) -> ReadStatus {
+    /// The events libevdev synthesizes carry the time of the last event *it* read, which is old:
+    /// the reads above bypass it. They are stamped `time`, the kernel's time of the drop, so a
+    /// resynchronized frame never goes back in time.
+    private func resync(_ device: OpaquePointer, at time: Instant, into events: inout [RawEvent]) throws(SystemError) -> ReadStatus {
         var event = input_event()
         var result = libevdev_next_event(device, LIBEVDEV_READ_FLAG_FORCE_SYNC.rawValue, &event)
         while true {
@@ -137,7 +140,11 @@ public final class EvdevDevice {
             default: throw SystemError(operation: "libevdev_next_event", path: path, errno: Errno(rawValue: -result))
             }
             result = libevdev_next_event(device, LIBEVDEV_READ_FLAG_SYNC.rawValue, &event)
-            if result == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) { events.append(Self.rawEvent(event)) }
+            if result == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) {
+                var synthesized = Self.rawEvent(event)
+                synthesized.time = time
+                events.append(synthesized)
+            }
         }
     }
 
