@@ -46,16 +46,8 @@ enum DaemonBenchmarks {
         stream = FrameStream()
         try writeBytes(path: recording, text)
         log("  replay: \(actualFrames) frames, \(text.count >> 20) MiB recording")
-        var samples: [Double] = []
-        for _ in 0..<runs {
-            let start = Clock.nanoseconds()
-            let process = try Subprocess(gestured, ["replay", "--description", description, recording],
-                                         stdout: .discard, stderr: .discard)
-            let (termination, timedOut) = try process.wait(deadline: deadline(milliseconds: 120_000))!
-            let seconds = Double(Clock.nanoseconds() - start) / 1e9
-            guard !timedOut, termination == .exited(0) else { throw BenchError("replay: \(termination)") }
-            samples.append(Double(actualFrames) / seconds)
-        }
+        let samples = try replayRates(gestured, ["replay", "--description", description, recording], frames: actualFrames,
+                                      runs: runs, label: "replay")
         var f = Figure(name: "gestured replay, 1M-frame recording", unit: "frames/s", samples: samples)
         f.target = "≥ 500,000"; f.met = f.median >= 500_000
         log("  replay: \(Format.number(f.median)) frames/s")
@@ -67,6 +59,21 @@ enum DaemonBenchmarks {
     /// From spawning `gestured run` (no devices) to its `READY=1` (sd_notify, as systemd sees
     /// it: the benchmark is the service manager's end of `NOTIFY_SOCKET`). The daemon sends it
     /// once its socket listens, which is checked after each sample.
+    /// Frames per second of `runs` runs of `gestured arguments` (a replay of `frames` frames),
+    /// its output discarded; throws when a run fails or takes over two minutes.
+    static func replayRates(_ gestured: String, _ arguments: [String], frames: Int, runs: Int, label: String) throws -> [Double] {
+        var samples: [Double] = []
+        for _ in 0..<runs {
+            let start = Clock.nanoseconds()
+            let process = try Subprocess(gestured, arguments, stdout: .discard, stderr: .discard)
+            let (termination, timedOut) = try process.wait(deadline: deadline(milliseconds: 120_000))!
+            let seconds = Double(Clock.nanoseconds() - start) / 1e9
+            guard !timedOut, termination == .exited(0) else { throw BenchError("\(label): \(termination)") }
+            samples.append(Double(frames) / seconds)
+        }
+        return samples
+    }
+
     static func startup(_ gestured: String, scratch: String, runs: Int, log: (String) -> Void) throws -> Figure {
         let config = scratch + "/startup.json5"
         try TestEnvironment.writeFile(path: config, "{ screen: { width: 1280, height: 800 }, views: [{ id: \"root\" }] }\n")

@@ -16,15 +16,7 @@ extension DaemonBenchmarks {
         let size = fileSize(recording)
         log("  replay ten fingers: \(frames) frames, \(size >> 20) MiB recording")
         let arguments = ["replay", "--config", config, "--description", description, recording]
-        var samples: [Double] = []
-        for _ in 0..<runs {
-            let start = Clock.nanoseconds()
-            let process = try Subprocess(gestured, arguments, stdout: .discard, stderr: .discard)
-            let (termination, timedOut) = try process.wait(deadline: deadline(milliseconds: 120_000))!
-            let seconds = Double(Clock.nanoseconds() - start) / 1e9
-            guard !timedOut, termination == .exited(0) else { throw BenchError("replay ten fingers: \(termination)") }
-            samples.append(Double(frames) / seconds)
-        }
+        let samples = try DaemonBenchmarks.replayRates(gestured, arguments, frames: frames, runs: runs, label: "replay ten fingers")
         var figure = Figure(name: "gestured replay, ten fingers, 3 lines/frame", unit: "frames/s", samples: samples)
         figure.target = "≥ 200,000"; figure.met = figure.median >= 200_000
         log("  replay ten fingers: \(Format.number(figure.median)) frames/s")
