@@ -57,24 +57,27 @@ extension DocumentReader {
         var policy = ControlPolicy()
         if let uids = members["uids"], let elements = array(uids) {
             for element in elements {
-                guard let n = integer(element, minimum: 0) else { continue }
-                guard n < Int(UInt32.max) else { report("must be a uid below 4294967295, found \(n)", at: element.path); continue }
-                policy.uids.append(UInt32(n))
+                if let uid = accountID(element, noun: "uid") { policy.uids.append(uid) }
             }
         }
         if let groups = members["groups"], let elements = array(groups) {
             for element in elements {
                 switch element.value {
                 case .number:
-                    guard let n = integer(element, minimum: 0) else { continue }
-                    guard n < Int(UInt32.max) else { report("must be a gid below 4294967295, found \(n)", at: element.path); continue }
-                    policy.groups.append(.id(UInt32(n)))
+                    if let gid = accountID(element, noun: "gid") { policy.groups.append(.id(gid)) }
                 default:
                     if let name = identifier(element) { policy.groups.append(.name(name)) }
                 }
             }
         }
         return policy
+    }
+
+    /// A uid or gid: an integer from 0 to below 2³²−1 (`(uid_t)-1` means "none" to the kernel).
+    private mutating func accountID(_ element: Node, noun: String) -> UInt32? {
+        guard let n = integer(element, minimum: 0) else { return nil }
+        guard n < Int(UInt32.max) else { report("must be a \(noun) below 4294967295, found \(n)", at: element.path); return nil }
+        return UInt32(n)
     }
 
     /// `{ mode: "0660", group: "gestured", maxClients: 64, maxQueuedBytes: 262144 }`.
