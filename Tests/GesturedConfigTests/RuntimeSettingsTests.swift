@@ -76,5 +76,12 @@ import GesturedCore
             "test.json5:1:84: views[0].gestures[0].action.run: must name a program: [\"/path/to/program\", arguments…]",
             "test.json5:1:97: views[0].gestures[0].action.timeout: must be greater than 0",
         ])
+        #expect(GesturedConfigTests.diagnostics("""
+            { \(Self.views), control: { uids: [4294967295], groups: [4294967295, -2] } }
+            """) == [
+            "test.json5:1:129: control.uids[0]: must be a uid below 4294967295, found 4294967295",
+            "test.json5:1:151: control.groups[0]: must be a gid below 4294967295, found 4294967295",
+            "test.json5:1:163: control.groups[1]: must be at least 0, found -2",
+        ])
     }
 }
