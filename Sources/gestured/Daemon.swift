@@ -139,7 +139,6 @@ final class Daemon {
         _ = try? timer.acknowledge()
         live.output.removeAll(keepingCapacity: true)
         live.pipeline.advance(to: MonotonicClock.now(), into: &live.output)
-        devices.writeForwarded()
         clients.publish()
     }
 
@@ -175,6 +174,9 @@ final class Daemon {
                 case nil: break
                 }
             }
+            // What this iteration's reads, deadlines and control requests decided for the clones,
+            // then for the clients, each in one write.
+            devices.writeForwarded()
             clients.publishTrace(live.pipeline.drainTrace())   // what no batch took, e.g. recognizer bugs
             clients.flush()
             supervisor.update(devices: devices.count, clients: clients.count)

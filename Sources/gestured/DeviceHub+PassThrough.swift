@@ -36,8 +36,9 @@ extension DeviceHub {
         }
     }
 
-    /// Writes what the pipeline decided to forward, per clone, then empties it. Called in every
-    /// loop iteration that fed the pipeline (a read, a deadline, a reload, a removal, shutdown).
+    /// Writes what the pipeline decided to forward, per clone, then empties it. The loop calls it
+    /// at the end of every iteration, whatever fed the pipeline (a read, a deadline, a control
+    /// request); what changes or closes clones (reload, removal, shutdown) calls it first.
     func writeForwarded() {
         guard !live.pipeline.forwarded.isEmpty else { return }
         writeRuns()

@@ -166,7 +166,6 @@ final class DeviceHub {
         if !device.monotonic { for i in events.indices { events[i].time = readStart } }   // their read time
         live.output.removeAll(keepingCapacity: true)
         for event in events { live.pipeline.handle(event, from: device.id, into: &live.output) }
-        writeForwarded()
         clients.publish()
         clients.read(at: readStart)   // its latency is recorded once the lines are written
         DeviceCandidate.logAnomalies(live.pipeline.takeAnomalies(of: device.id), sysname: device.info.sysname)

@@ -264,6 +264,15 @@ struct PassThroughTests {
         #expect(s.lines == ["10 edge began", "20 edge changed", "40 edge ended"])
     }
 
+    @Test func disablingTheViewFailsTheHoldingEdgePanAndDeliversTheHeldTouchAtOnce() throws {
+        var s = try PassThroughScript([ViewSpec(id: "app", gestures: [delivering(edgePan("edge", [.left]), delaysBegan: true)])])
+        s.down(0, 5, 500, at: 0)
+        var output: [GesturePipeline.Output] = []
+        #expect(s.pipeline.change(.userInteractionEnabled(false), ofView: "app", now: Instant(microseconds: 10_000), into: &output))
+        s.record(output)
+        #expect(s.lines == ["10 edge failed", "10 app down slot=0 5,500"])
+    }
+
     // MARK: Fail-safe
 
     @Test func lostEventsCancelTheForwardedTouchesAndTheirRestIsNeverSent() throws {

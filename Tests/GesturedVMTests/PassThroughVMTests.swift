@@ -147,6 +147,27 @@ struct PassThroughVMTests {
         #expect(events.contains { $0.code == EventCode.ABS_MT_TRACKING_ID && $0.value == 2 })
     }
 
+    /// A control request can decide what the application gets: disabling the view whose edge pan
+    /// holds a touch (`delaysTouchesBegan`) fails the edge pan, and the held touch reaches the
+    /// clone at once, with no further event from the panel.
+    @Test func aControlRequestThatFailsAHoldingGestureDeliversTheHeldTouch() throws {
+        let screen = try VMGuest.makeTouchscreen()
+        let setup = try Self.start()
+        let clone = try EvdevDevice(path: setup.cloneNode)
+        try screen.frame(Touch.down(id: 1, x: 20, y: 2000))
+        try #require(try setup.client.lines(until: { $0.hasPrefix("touch began") }) != nil)
+        var early: [RawEvent] = []
+        _ = try clone.read(into: &early)
+        #expect(early.isEmpty, "a held touch reached the application: \(early)")
+        try setup.client.send(line: "disable root")
+        try #require(try setup.client.lines(until: { $0.hasPrefix("ok command=disable") }) != nil, "\(setup.daemon.log)")
+        let flushed = try Self.read(clone) { Self.values($0, EventCode.ABS_MT_TRACKING_ID).contains { $0 >= 0 } }
+        #expect(Self.values(flushed, EventCode.ABS_MT_POSITION_X) == [20], "\(flushed)")
+        try screen.frame(Touch.up())
+        try setup.daemon.stop()
+        withExtendedLifetime(setup.monitor) {}
+    }
+
     /// SIGKILL with a finger down: the clone goes with the daemon, and the application (libinput
     /// on the clone) ends the touch (`TOUCH_CANCEL`) before `DEVICE_REMOVED`: nothing is left
     /// pressed. (The cancel and lift the daemon writes on SIGTERM rarely reach a reader: once a

@@ -327,6 +327,8 @@ public struct GesturePipeline: Sendable {
             gestureEvents.removeAll(keepingCapacity: true)
             screens[screen].engine.change(change, of: index, now: now, into: &gestureEvents)
             emitGestures(of: screen, into: &output)
+            // A gesture it failed may have held touches back from the application: deliver them.
+            forwarder.decide(now: now, screens: screens, into: &forwarded)
             return true
         }
         return false
@@ -351,6 +353,7 @@ public struct GesturePipeline: Sendable {
         gestureEvents.removeAll(keepingCapacity: true)
         screens[screen].engine.cancelGestures(involving: devices[id.value]!.touches, now: now, into: &gestureEvents)
         emitGestures(of: screen, into: &output)
+        forwarder.decide(now: now, screens: screens, into: &forwarded)
     }
 
     /// The device's current frame as touch updates with stable ids (new ones for touches that
