@@ -21,7 +21,6 @@ final class Daemon {
     private let clients: ClientHub
     private let control: Control
     private let configPath: String?
-    private var configuration: Configuration
     private var running = true
     private var armedDeadline: Instant?
 
@@ -38,7 +37,6 @@ final class Daemon {
 
     private init(configPath: String?, configuration: Configuration, socketPath: String, trace: Bool) throws(StartupError) {
         self.configPath = configPath
-        self.configuration = configuration
         // Signals first: a SIGTERM during start-up must not kill us before the socket file can
         // be removed.
         do {
@@ -129,7 +127,6 @@ final class Daemon {
             Log.error("reload failed: \(error); the previous configuration stays in force")
             return
         }
-        configuration = fresh
         control.configure(fresh)
         actions.configure(fresh.allViews)
         Log.info("configuration reloaded from \(configPath ?? "the embedded default")")
