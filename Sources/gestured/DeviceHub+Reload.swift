@@ -51,7 +51,13 @@ extension DeviceHub {
     ///
     /// Throws, changing nothing, when the new screens' engines cannot be built.
     func reload(_ fresh: Configuration) throws(GestureEngine.BuildError) {
-        enum Plan { case keep(screen: Int), readd(DeviceRule?, [Double]?, screen: Int, changes: [String]), release(String) }
+        enum Plan {
+            case keep(screen: Int)
+            case readd(DeviceRule?, [Double]?, screen: Int, changes: [String])
+            /// passThrough changed: the clone is made (or goes) with the device.
+            case reopen(changes: [String])
+            case release(String)
+        }
         var plans: [(UInt64, Plan)] = []
         for token in devices.keys.sorted() {
             let device = devices[token]!
@@ -95,7 +101,9 @@ extension DeviceHub {
             let old = devices[plans[i].0]!.treatment
             let new = DeviceTreatment(rule: rule, udevCalibration: udev, screen: live.pipeline.screens[screen])
             let changes = new.changes(from: old)
-            plans[i].1 = changes.isEmpty ? .keep(screen: screen) : .readd(rule, udev, screen: screen, changes: changes)
+            plans[i].1 = changes.isEmpty ? .keep(screen: screen)
+                : new.passThrough != old.passThrough ? .reopen(changes: changes)
+                : .readd(rule, udev, screen: screen, changes: changes)
         }
         for (token, plan) in plans {
             switch plan {
@@ -103,8 +111,7 @@ extension DeviceHub {
                 close(token: token, reason: "\(reason) by the reloaded configuration")
             case .keep(let screen):
                 live.pipeline.setScreen(screen, of: devices[token]!.id)
-            case .readd(_, _, _, let changes) where changes.contains(where: { $0.hasPrefix("passThrough") }):
-                // A clone is made (or goes) with the device: open it again from scratch.
+            case .reopen(let changes):
                 close(token: token, reason: "reopened for the reloaded configuration (\(changes.joined(separator: ", ")))")
             case .readd(let rule, let udev, let screen, let changes):
                 readd(token: token, rule: rule, udevCalibration: udev, screen: screen, changes: changes)
