@@ -76,8 +76,6 @@ public struct GestureEngine: Sendable {
     private var routes: [TouchID: [Int]] = [:]
     /// The hit-test result of each live touch (nil: no view).
     private var touchViews: [TouchID: ViewTree.Index] = [:]
-    /// Slot index by gesture id (the `name` of gesture events).
-    private var slotByName: [String: Int] = [:]
 
     /// Per slot: how many of the current frame's updates are of its touches (0 between frames).
     private var routedCount: [Int] = []
@@ -114,7 +112,7 @@ public struct GestureEngine: Sendable {
                 let empty = GestureSample(touches: 0, location: .zero, device: "", values: .none)
                 slots.append(Slot(name: spec.id, type: spec.kind.typeName, view: viewIndex, viewID: node.id,
                                   recognizer: recognizers.add(spec.kind, screen: screen), delivery: spec.delivery,
-                                  label: GestureLabel(type: spec.kind.typeName, name: spec.id, view: node.id),
+                                  label: GestureLabel(type: spec.kind.typeName, name: spec.id, view: node.id, slot: slots.count),
                                   lastSample: empty))
             }
         }
@@ -135,7 +133,6 @@ public struct GestureEngine: Sendable {
                 }
             }
         }
-        slotByName = indexByName
         rank = Self.winningOrder(slots: slots, recognizers: recognizers, tree: tree, configOrder: configOrder)
         inputsBySlot = Array(repeating: [], count: slots.count)
         // At most one proposal per slot per frame: sized up front, so that the first frame with
@@ -284,9 +281,6 @@ public struct GestureEngine: Sendable {
 
     /// The slots a live touch is routed to (empty once it lifted, or when it hit no view).
     func route(of touch: TouchID) -> [Int] { routes[touch] ?? [] }
-
-    /// The slot of the recognizer with gesture id `name`.
-    func slot(named name: String) -> Int? { slotByName[name] }
 
     func delivery(ofSlot slot: Int) -> TouchDelivery { slots[slot].delivery }
 

@@ -94,8 +94,16 @@ public final class GestureLabel: Hashable, Sendable {
     private let text: LineEncoder.GesturePrefix
     private let json: LineEncoder.GesturePrefix
 
-    public init(type: String, name: String, view: String) {
-        self.type = type; self.name = name; self.view = view
+    /// The recognizer's slot in the engine that made it (nil for labels made elsewhere, e.g. by
+    /// tests): what the pipeline needs to know which recognizer an event is from.
+    let slot: Int?
+
+    public convenience init(type: String, name: String, view: String) {
+        self.init(type: type, name: name, view: view, slot: nil)
+    }
+
+    init(type: String, name: String, view: String, slot: Int?) {
+        self.type = type; self.name = name; self.view = view; self.slot = slot
         text = LineEncoder.GesturePrefix(type: type, name: name, view: view, format: .text)
         json = LineEncoder.GesturePrefix(type: type, name: name, view: view, format: .json)
     }

@@ -124,7 +124,7 @@ struct TouchForwarder: Sendable {
     mutating func observe(_ events: [GestureEvent], screen: Int, engine: GestureEngine) {
         guard !tracked.isEmpty else { return }
         for event in events {
-            guard let slot = engine.slot(named: event.name) else { continue }
+            guard let slot = event.label.slot else { continue }
             let claims: Bool
             switch event.state {
             case .changed: continue
