@@ -9,7 +9,7 @@ enum StrokeCommands {
     /// `record-stroke --name NAME [--output FILE] RECORDING [--description DESC]`: the first
     /// stroke of the recording as a template file, to FILE or stdout.
     static func record(name: String, output: String?, recording: String, description: String?) throws(CommandFailure) {
-        let strokes = try strokes(config: nil, recording: recording, description: description)
+        let strokes = try strokes(configuration: try loadConfiguration(nil), recording: recording, description: description)
         try write(name: name, output: output, source: recording, strokes: strokes)
     }
 
@@ -46,7 +46,7 @@ enum StrokeCommands {
 
     /// `replay --strokes`: one line per stroke, `stroke N time=… touches=K` and every template's
     /// best score, highest first (`name=0.953`). The templates are those of the configuration's
-    /// stroke gestures, or the built-in ones when it has none.
+    /// stroke gestures (of every screen), or the built-in ones when it has none.
     static func scores(config: String?, recording: String, description: String?) throws(CommandFailure) {
         let configuration = try loadConfiguration(config)
         var templates: [StrokeTemplate] = []
@@ -58,10 +58,10 @@ enum StrokeCommands {
                 collect(view.subviews)
             }
         }
-        collect(configuration.views)
+        collect(configuration.allViews)
         if templates.isEmpty { templates = StrokeLibrary.all }
         var matcher = StrokeMatcher(templates: templates)
-        let strokes = try strokes(config: config, recording: recording, description: description)
+        let strokes = try strokes(configuration: configuration, recording: recording, description: description)
         for (i, stroke) in strokes.enumerated() {
             let scores = matcher.scores(stroke.points)
             let ranked = zip(matcher.names, scores).sorted { $0.1 > $1.1 }
@@ -73,9 +73,8 @@ enum StrokeCommands {
 
     /// The strokes of `recording`, streamed through a replay (`RecordingStream`): what is held
     /// is the strokes, not the file.
-    private static func strokes(config: String?, recording: String,
+    private static func strokes(configuration: Configuration, recording: String,
                                 description: String?) throws(CommandFailure) -> [StrokeCollector.Stroke] {
-        let configuration = try loadConfiguration(config)
         let sysname = ReplayCommand.sysname(0)
         var streams = [try RecordingStream(path: recording, description: try RecordingStream.description(description, sysname: sysname),
                                            sysname: sysname)]

@@ -64,5 +64,16 @@ struct StrokeRecordingTests {
         let fields = tuning.stdout.split(separator: "\n").first?.split(separator: " ") ?? []
         #expect(fields.prefix(2) == ["stroke", "1"] && fields.count == 8, "\(tuning.stdout)")
         #expect(fields.dropFirst(5).first?.hasPrefix("mine=") == true, "\(tuning.stdout)")
+
+        // The same gesture on a screen of the `screens` form: its templates, not the built-ins.
+        let screens = try directory.write("screens.json5", """
+            { screens: [{ id: "front", devices: "rest", views: [{ id: "root", gestures: [
+              { id: "shape", type: "stroke", templates: ["rectangle", { file: "mine.json5" }, "triangle"] },
+            ] }] }] }
+            """)
+        let onScreen = try Subprocess.run(gestured, ["replay", "--strokes", "--config", screens, "--description",
+                                                     recording.description, recording.events],
+                                          in: directory.path, deadline: deadline(milliseconds: 20_000))
+        #expect(onScreen.stdout.split(separator: "\n").first?.split(separator: " ") == fields, "\(onScreen.stdout)")
     }
 }
