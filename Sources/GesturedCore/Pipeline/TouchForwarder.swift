@@ -170,15 +170,17 @@ struct TouchForwarder: Sendable {
     mutating func decide(now: Instant, screens: [GesturePipeline.Screen], into out: inout [ForwardedTouch]) {
         guard !tracked.isEmpty else { return }
         for i in tracked.indices {
-            let engine = screens[tracked[i].screen].engine
+            // The engine read in place: a `let` copy of it per touch per frame would copy
+            // (retain and release) every one of its arrays and dictionaries.
+            let screen = tracked[i].screen
             // A recognizer can go back to `possible` unseen (its touches lifted before it
             // decided, nothing left to watch): it no longer holds anything.
             var k = 0
             while k < tracked[i].pending.count {
-                switch engine.decision(ofSlot: tracked[i].pending[k]) {
+                switch screens[screen].engine.decision(ofSlot: tracked[i].pending[k]) {
                 case .undecided: k += 1
                 case .succeeded:
-                    if engine.delivery(ofSlot: tracked[i].pending[k]).cancelsTouchesInView { tracked[i].claimed = true }
+                    if screens[screen].engine.delivery(ofSlot: tracked[i].pending[k]).cancelsTouchesInView { tracked[i].claimed = true }
                     tracked[i].pending.remove(at: k)
                 case .failed: tracked[i].pending.remove(at: k)
                 }
@@ -195,7 +197,7 @@ struct TouchForwarder: Sendable {
                 continue
             }
             if case .held = tracked[i].state,
-               !tracked[i].pending.contains(where: { engine.delivery(ofSlot: $0).delaysTouchesBegan }) {
+               !tracked[i].pending.contains(where: { screens[screen].engine.delivery(ofSlot: $0).delaysTouchesBegan }) {
                 guard let slot = cloneSlots[tracked[i].device]?.firstIndex(where: { $0 == nil }) else {
                     tracked[i].state = .dropped; continue
                 }
@@ -210,7 +212,7 @@ struct TouchForwarder: Sendable {
                 tracked[i].state = .forwarded(slot: slot)
             }
             if tracked[i].lifted, case .forwarded(let slot) = tracked[i].state,
-               !tracked[i].pending.contains(where: { engine.delivery(ofSlot: $0).delaysTouchesEnded }) {
+               !tracked[i].pending.contains(where: { screens[screen].engine.delivery(ofSlot: $0).delaysTouchesEnded }) {
                 out.append(ForwardedTouch(device: device, time: now, touch: touch, slot: slot, kind: .up))
                 cloneSlots[tracked[i].device]?[slot] = nil
                 tracked[i].state = .dropped
