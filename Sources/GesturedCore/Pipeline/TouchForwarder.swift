@@ -80,7 +80,9 @@ struct TouchForwarder: Sendable {
 
     func forwards(device: Int) -> Bool { cloneSlots.indices.contains(device) && cloneSlots[device] != nil }
 
-    /// A touch began (after the engine hit-tested and routed it).
+    /// A touch began (after the engine hit-tested and routed it). Its pending list is an array
+    /// of its own, built here: taking the engine's route array would share its buffer, and the
+    /// engine's next change to that route (on a steady frame) would then copy it, an allocation.
     mutating func began(_ touch: TouchID, device: Int, screen: Int, at position: DevicePosition, engine: GestureEngine) {
         var pending: [Int] = []
         var claimed = false
