@@ -22,6 +22,8 @@ public final class EvdevDevice {
     private var device: OpaquePointer?
     /// Where `read(into:)` reads: 256 events (6 KiB), more than ten fingers' frames.
     private var buffer = [input_event](repeating: input_event(), count: 256)
+    /// The state this reader has delivered, put into libevdev only for a resync.
+    private var delivered: EvdevDeliveredState
 
     /// Opens `path` non-blocking and lets libevdev read the device's capabilities and state.
     public init(path: String) throws(SystemError) {
@@ -29,16 +31,18 @@ public final class EvdevDevice {
         descriptor = try FileDescriptor.open(path, flags: O_RDONLY | O_NONBLOCK)
         var device: OpaquePointer?
         let status = libevdev_new_from_fd(descriptor.rawValue, &device)
-        if status < 0 {
+        guard status >= 0, let device else {
             try? descriptor.close()
             throw SystemError(operation: "libevdev_new_from_fd", path: path, errno: Errno(rawValue: -status))
         }
         self.device = device
+        delivered = EvdevDeliveredState(from: device)
     }
 
     public static func open(path: String) throws(SystemError) -> EvdevDevice { try EvdevDevice(path: path) }
 
-    /// The libevdev handle, for `UinputClone`; nil once closed.
+    /// The libevdev handle, for `UinputClone` (its capabilities and axes; the values of its state
+    /// are those at open or at the last resync, see `EvdevDeliveredState`); nil once closed.
     var handle: OpaquePointer? { device }
 
     deinit { close() }
@@ -88,9 +92,9 @@ public final class EvdevDevice {
     ///
     /// One read per call: a read shorter than the buffer means the kernel's queue is empty, and
     /// when it fills the buffer the level-triggered epoll set reports the node again. libevdev
-    /// keeps doing what it is good at (capabilities, slot state, the resync): each EV_ABS and
-    /// EV_KEY event read is applied to its state (a function call, no system call), so that
-    /// after a `SYN_DROPPED` the events it synthesizes are the difference between what this
+    /// keeps doing what it is good at (capabilities, the resync): each EV_ABS and EV_KEY event
+    /// read is recorded in `delivered` with libevdev's rules, and put into libevdev at a
+    /// `SYN_DROPPED`, so that the events it synthesizes are the difference between what this
     /// reader last delivered and the kernel's state, as if libevdev had read everything itself.
     public func read(into events: inout [RawEvent]) throws(SystemError) -> ReadStatus {
         guard let device else { return .gone }
@@ -114,9 +118,7 @@ public final class EvdevDevice {
                 // reads from the kernel (and libevdev drains the kernel's queue): drop it.
                 return try resync(device, at: Self.rawEvent(event).time, into: &events)
             }
-            if event.type == UInt16(EventCode.EV_ABS) || event.type == UInt16(EventCode.EV_KEY) {
-                _ = libevdev_set_event_value(device, UInt32(event.type), UInt32(event.code), event.value)
-            }
+            delivered.apply(type: event.type, code: event.code, value: event.value)
             events.append(Self.rawEvent(event))
         }
         return .drained
@@ -128,6 +130,9 @@ public final class EvdevDevice {
     /// the reads above bypass it. They are stamped `time`, the kernel's time of the drop, so a
     /// resynchronized frame never goes back in time.
     private func resync(_ device: OpaquePointer, at time: Instant, into events: inout [RawEvent]) throws(SystemError) -> ReadStatus {
+        delivered.write(to: device)
+        // Whatever the resync ends with, what was appended is libevdev's state from here on.
+        defer { delivered.read(from: device) }
         var event = input_event()
         var result = libevdev_next_event(device, LIBEVDEV_READ_FLAG_FORCE_SYNC.rawValue, &event)
         while true {
