@@ -110,18 +110,27 @@ public final class EvdevDevice {
             default: throw SystemError(operation: "read", path: path, errno: .current)
             }
         }
-        for index in 0..<(count / stride) {
-            let event = buffer[index]
-            if event.type == UInt16(EventCode.EV_SYN) && event.code == UInt16(EventCode.SYN_DROPPED) {
-                events.append(Self.rawEvent(event))
-                // Everything after the drop in this buffer is older than the state the resync
-                // reads from the kernel (and libevdev drains the kernel's queue): drop it.
-                return try resync(device, at: Self.rawEvent(event).time, into: &events)
-            }
-            delivered.apply(type: event.type, code: event.code, value: event.value)
-            events.append(Self.rawEvent(event))
+        let dropped = buffer.withUnsafeBufferPointer { read in
+            Self.take(read.prefix(count / stride), delivered: &delivered, into: &events)
         }
-        return .drained
+        guard let dropped else { return .drained }
+        // Everything after the drop in this buffer is older than the state the resync reads from
+        // the kernel (and libevdev drains the kernel's queue): it was not taken.
+        return try resync(device, at: dropped, into: &events)
+    }
+
+    /// Appends `read` to `events` and records it in `delivered`, up to and including a
+    /// `SYN_DROPPED`, whose time it returns. Static, with `delivered` passed `inout`, so that the
+    /// class's stored property is checked for exclusive access once per read, not per event.
+    private static func take(_ read: Slice<UnsafeBufferPointer<input_event>>, delivered: inout EvdevDeliveredState,
+                             into events: inout [RawEvent]) -> Instant? {
+        for event in read {
+            let raw = rawEvent(event)
+            events.append(raw)
+            if event.type == UInt16(EventCode.EV_SYN) && event.code == UInt16(EventCode.SYN_DROPPED) { return raw.time }
+            delivered.apply(type: event.type, code: event.code, value: event.value)
+        }
+        return nil
     }
 
     /// The events libevdev synthesizes to bring its state (what was delivered) up to the

@@ -165,7 +165,7 @@ final class DeviceHub {
         let readStart = MonotonicClock.now()
         if !device.monotonic { for i in events.indices { events[i].time = readStart } }   // their read time
         live.output.removeAll(keepingCapacity: true)
-        for event in events { live.pipeline.handle(event, from: device.id, into: &live.output) }
+        live.handle(events, from: device.id)
         clients.publish()
         clients.read(at: readStart)   // its latency is recorded once the lines are written
         DeviceCandidate.logAnomalies(live.pipeline.takeAnomalies(of: device.id), sysname: device.info.sysname)
