@@ -90,6 +90,9 @@ struct LineEncoderTests {
     @Test(arguments: [
         (0.0, 2, "0.00"), (-0.0, 2, "0.00"), (-0.004, 2, "0.00"), (-0.005, 2, "-0.01"), (0.005, 2, "0.01"),
         (1.375, 3, "1.375"), (123456.789, 2, "123456.79"), (-2.5, 0, "-3"), (Double.nan, 2, "0.00"), (1e300, 2, "9e18"),
+        // Halves round away from zero; just below a half does not (floor(x + 0.5) gets it wrong).
+        (0.125, 2, "0.13"), (-0.125, 2, "-0.13"), (2.5, 0, "3"), (0.49999999999999994, 0, "0"),
+        (4503599627370495.5, 0, "4503599627370496"), (8.999999999999998e18, 0, "8999999999999997952"),
     ])
     func fixedDecimals(value: Double, decimals: Int, expected: String) {
         #expect(LineEncoder.fixed(value, decimals: decimals) == expected)

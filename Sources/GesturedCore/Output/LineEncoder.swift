@@ -421,9 +421,14 @@ public enum LineEncoder {
         /// valid.
         mutating func fixed(_ value: Double, decimals: Int) {
             guard value.isFinite else { return fixed(0, decimals: decimals) }
-            let scaled = (abs(value) * Self.powersOfTen[decimals]).rounded(.toNearestOrAwayFromZero)
+            let scaled = abs(value) * Self.powersOfTen[decimals]
             guard scaled < 9e18 else { return literal(value < 0 ? "-9e18" : "9e18") }
-            let units = UInt64(scaled)
+            // Rounded half away from zero without libm's `round` call: the fraction
+            // `scaled - trunc(scaled)` is exact in binary floating point, so comparing it with
+            // 0.5 decides as `round` does. (No double lies in [9e18 - 0.5, 9e18): the guard
+            // above sends the same values to "9e18".)
+            var units = UInt64(scaled)
+            if scaled - Double(units) >= 0.5 { units &+= 1 }
             if value < 0 && units != 0 { byte(UInt8(ascii: "-")) }
             guard decimals > 0 else { return digits(units, width: 1) }
             // One pass, right to left, two digits at a time: the `decimals` digits of the
