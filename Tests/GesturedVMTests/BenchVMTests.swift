@@ -26,6 +26,7 @@ struct BenchVMTests {
             #expect(figures["segments.\(reader)"] == "1", "\(figures)")
             #expect((Double(figures["cpu_us_per_frame.\(reader)"] ?? "") ?? 0) > 0, "\(reader): \(figures)")
             #expect((Double(figures["wakeups_per_frame.\(reader)"] ?? "") ?? 0) > 0, "\(reader): \(figures)")
+            #expect((0...100).contains(Double(figures["kernel_percent.\(reader)"] ?? "") ?? -1), "\(reader): \(figures)")
         }
         #expect(figures["ratio.libinput"] == "1.000")
         // The client receives lines unless the kernel dropped the daemon's events (a loaded host
