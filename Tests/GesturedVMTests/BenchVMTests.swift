@@ -22,11 +22,10 @@ struct BenchVMTests {
             let parts = line.split(separator: " ", maxSplits: 1)
             if parts.count == 2 { figures[String(parts[0])] = String(parts[1]) }
         }
-        for reader in ["libinput", "gestured_client", "gestured_noclient"] {
+        for reader in ["libinput", "gestured_client", "gestured_noclient", "cat"] {
             #expect(figures["segments.\(reader)"] == "1", "\(figures)")
             #expect((Double(figures["cpu_us_per_frame.\(reader)"] ?? "") ?? 0) > 0, "\(reader): \(figures)")
             #expect((Double(figures["wakeups_per_frame.\(reader)"] ?? "") ?? 0) > 0, "\(reader): \(figures)")
-            #expect((0...100).contains(Double(figures["kernel_percent.\(reader)"] ?? "") ?? -1), "\(reader): \(figures)")
         }
         #expect(figures["ratio.libinput"] == "1.000")
         // The client receives lines unless the kernel dropped the daemon's events (a loaded host

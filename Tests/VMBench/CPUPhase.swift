@@ -6,12 +6,16 @@ import Glibc
 /// The readers the CPU phase compares, each alone on the device in its segments.
 enum Reader: CaseIterable {
     case libinput, gesturedClient, gesturedNoClient
+    /// `cat NODE > /dev/null`: a blocking `read(2)` per frame and nothing else, the part of a
+    /// frame every reader pays (the wakeup, the read) before it does anything with the events.
+    case cat
 
     var name: String {
         switch self {
         case .libinput: "libinput debug-events --quiet"
         case .gesturedClient: "gestured run, one client"
         case .gesturedNoClient: "gestured run, no client"
+        case .cat: "cat (read(2) alone: the floor)"
         }
     }
 
@@ -20,8 +24,12 @@ enum Reader: CaseIterable {
         case .libinput: "libinput"
         case .gesturedClient: "gestured_client"
         case .gesturedNoClient: "gestured_noclient"
+        case .cat: "cat"
         }
     }
+
+    /// A gestured daemon (its log has the kernel's drops).
+    var isGestured: Bool { self == .gesturedClient || self == .gesturedNoClient }
 }
 
 /// One reader's run over one segment of the stream.
@@ -38,7 +46,7 @@ struct Segment {
 }
 
 extension KernelBench {
-    /// Interleaved: round r runs the three readers one after the other, in an order rotated by r,
+    /// Interleaved: round r runs the readers one after the other, in an order rotated by r,
     /// each on the next `frames / rounds` frames of the stream, alone on the device. One reader
     /// at a time, so none waits for another's CPU and reads frames in batches because of it
     /// (batching lowers the cost per frame); rotated rounds, so a drift in the host's load falls
@@ -71,6 +79,8 @@ extension KernelBench {
             client = try connect(name)
         case .gesturedNoClient:
             process = try daemon(name)
+        case .cat:
+            process = try Subprocess("cat", [screen.devnode], stdout: .discard, stderr: .file(directory.path + "/\(name).stderr"))
         }
         let lines = client.map { LineSource(descriptor: $0.descriptor.rawValue) }
         let drain: () -> Void = { lines?.drain(keep: false) { _, _ in } }
@@ -93,7 +103,7 @@ extension KernelBench {
         _ = try process.wait(deadline: deadline(milliseconds: 10_000))
         let used = after - before
         guard used.cpuNanoseconds > 0 else { throw BenchFailure("\(reader.name) used no CPU over the stream: did it read the device?") }
-        let drops = reader == .libinput ? 0 : log(name).split(separator: "\n").filter { $0.contains("SYN_DROPPED") }.count
+        let drops = !reader.isGestured ? 0 : log(name).split(separator: "\n").filter { $0.contains("SYN_DROPPED") }.count
         // After a drop the daemon cancels the touches down and reports none of them again, so a
         // client may receive nothing: that is the kernel's overflow, reported as such. Nothing
         // without one is the bench broken.

@@ -12,15 +12,11 @@ struct ProcessCounters {
     var cpuNanoseconds: Int64 = 0
     /// `utime + stime` from `/proc/PID/stat`, in nanoseconds (10 ms resolution): a cross-check.
     var statNanoseconds: Int64 = 0
-    /// `stime` alone: the part of `statNanoseconds` the kernel spent on the process's behalf
-    /// (system calls, the wakeups they cause), sampled at the tick.
-    var systemNanoseconds: Int64 = 0
     /// `voluntary_ctxt_switches`: how often the process blocked, i.e. its wakeups.
     var voluntarySwitches: Int64 = 0
 
     static func - (a: ProcessCounters, b: ProcessCounters) -> ProcessCounters {
         ProcessCounters(cpuNanoseconds: a.cpuNanoseconds - b.cpuNanoseconds, statNanoseconds: a.statNanoseconds - b.statNanoseconds,
-                        systemNanoseconds: a.systemNanoseconds - b.systemNanoseconds,
                         voluntarySwitches: a.voluntarySwitches - b.voluntarySwitches)
     }
 
@@ -47,9 +43,7 @@ struct ProcessCounters {
               let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 12, let utime = Int64(fields[11]), let stime = Int64(fields[12]) else { return nil }
-        let tick = Int64(sysconf(Int32(_SC_CLK_TCK)))
-        counters.statNanoseconds = (utime + stime) * 1_000_000_000 / tick
-        counters.systemNanoseconds = stime * 1_000_000_000 / tick
+        counters.statNanoseconds = (utime + stime) * 1_000_000_000 / Int64(sysconf(Int32(_SC_CLK_TCK)))
         return counters
     }
 }

@@ -16,27 +16,23 @@ extension KernelBench {
                                                        ("rate", "\(options.rate)")]
         var text = "gestured-vm-bench: ten moving fingers at \(options.rate) frames/s, \(options.rounds) × \(framesPerSegment) frames "
             + "per reader, the readers one at a time in rotated rounds; CPU per frame is the median over the rounds\n\n"
-            + "| reader | CPU per frame | min–max | relative to libinput | in the kernel | wakeups per frame | frames late | kernel drops |\n"
-            + "|---|---:|---:|---:|---:|---:|---:|---:|\n"
+            + "| reader | CPU per frame | min–max | relative to libinput | wakeups per frame | frames late | kernel drops |\n"
+            + "|---|---:|---:|---:|---:|---:|---:|\n"
         for reader in Reader.allCases {
             let mine = segments.filter { $0.reader == reader }
             let costs = mine.map(perFrame)
             let cost = median(costs), ratio = cost / baseline
             let frames = mine.reduce(0) { $0 + $1.frames }
             let wakeups = median(mine.map { Double($0.counters.voluntarySwitches) / Double($0.frames) })
-            // The kernel's share from the tick-sampled utime/stime of all the reader's segments.
-            let system = mine.reduce(0) { $0 + $1.counters.systemNanoseconds }, sampled = mine.reduce(0) { $0 + $1.counters.statNanoseconds }
-            let kernelShare = sampled > 0 ? Double(system) / Double(sampled) * 100 : 0
             let lines = mine.reduce(0) { $0 + $1.lines }, late = mine.reduce(0) { $0 + $1.late }, drops = mine.reduce(0) { $0 + $1.drops }
             let name = reader == .gesturedClient ? reader.name + " (\(fixed(Double(lines) / Double(frames), 2)) lines/frame)" : reader.name
             text += "| \(name) | \(fixed(cost, 1)) µs | \(fixed(costs.min() ?? 0, 1))–\(fixed(costs.max() ?? 0, 1)) "
-                + "| \(fixed(ratio, 2)) | \(fixed(kernelShare, 0)) % | \(fixed(wakeups, 2)) | \(late) | \(reader == .libinput ? "not seen" : "\(drops)") |\n"
+                + "| \(fixed(ratio, 2)) | \(fixed(wakeups, 2)) | \(late) | \(reader.isGestured ? "\(drops)" : "not seen") |\n"
             figures += [("cpu_us_per_frame.\(reader.key)", fixed(cost, 1)), ("ratio.\(reader.key)", fixed(ratio, 3)),
-                        ("kernel_percent.\(reader.key)", fixed(kernelShare, 1)),
                         ("wakeups_per_frame.\(reader.key)", fixed(wakeups, 3)), ("late_frames.\(reader.key)", "\(late)"),
                         ("segments.\(reader.key)", "\(mine.count)")]
             if reader == .gesturedClient { figures.append(("client_lines", "\(lines)")) }
-            if reader != .libinput { figures.append(("drops.\(reader.key)", "\(drops)")) }
+            if reader.isGestured { figures.append(("drops.\(reader.key)", "\(drops)")) }
         }
         let gestured = latency.gestured.sorted(), libinput = latency.libinput.sorted()
         let difference = percentile(gestured, 0.5) - percentile(libinput, 0.5)
