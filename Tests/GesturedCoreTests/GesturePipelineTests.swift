@@ -76,6 +76,29 @@ struct GesturePipelineTests {
         ])
     }
 
+    /// A touch's lines name the view it was hit-tested to for its whole life, even when a
+    /// reload took that view away (and put others where it was).
+    @Test func aTouchKeepsItsViewAcrossAReloadThatRemovesIt() throws {
+        var run = try Run()
+        let a = try run.pipeline.addDevice(Self.panel)
+        run.contact(a, slot: 0, id: 1, x: 50, y: 50, ms: 0)
+        var output: [GesturePipeline.Output] = []
+        let other = Configuration(screen: Size(width: 999, height: 999), views: [
+            ViewSpec(id: "top", subviews: [ViewSpec(id: "left", frame: frame(0, 0, 100, 999))]),
+        ])
+        try run.pipeline.reload(configuration: other, now: Instant(microseconds: 10_000), into: &output)
+        run.record(output)
+        run.contact(a, slot: 1, id: 2, x: 60, y: 60, ms: 20)
+        run.contact(a, slot: 0, id: -1, ms: 30)
+        run.contact(a, slot: 1, id: -1, ms: 40)
+        #expect(run.lines.filter { $0.hasPrefix("touch") } == [
+            "touch began 1 view=corner device=event3 slot=0 x=50.00 y=50.00 time=0.000000 seq=1",
+            "touch began 2 view=left device=event3 slot=1 x=60.00 y=60.00 time=0.020000 seq=3",
+            "touch ended 1 view=corner device=event3 slot=0 x=50.00 y=50.00 time=0.030000 seq=4",
+            "touch ended 2 view=left device=event3 slot=1 x=60.00 y=60.00 time=0.040000 seq=5",
+        ])
+    }
+
     /// A SYN_DROPPED on one panel cancels the gestures its touches drive, and only those: a pan
     /// on another panel goes on.
     @Test func droppedEventsOnOneDeviceLeaveAnotherDevicesGesturesAlone() throws {
