@@ -119,7 +119,7 @@ public enum StrokeAccuracy {
         }
         clock = start + (drawing.times.last ?? 0)
         for event in events where event.state == .ended {
-            if case .stroke(let template, let score) = event.sample.values { return (template, score) }
+            if case .stroke(_, let score) = event.sample.values, let template = event.template { return (template, score) }
         }
         return nil
     }

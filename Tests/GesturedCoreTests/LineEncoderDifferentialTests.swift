@@ -48,7 +48,7 @@ struct LineEncoderDifferentialTests {
         case 4: .screenEdgePan(translation: v, velocity: w, edge: ScreenEdge.allCases[Int(rng.next() % 4)])
         case 5: .pinch(scale: randomDouble(&rng), velocity: randomDouble(&rng))
         case 6: .rotation(rotation: randomDouble(&rng), velocity: randomDouble(&rng))
-        case 7: .stroke(template: randomString(&rng), score: randomDouble(&rng))
+        case 7: .stroke(template: Int(rng.next() % 2), score: randomDouble(&rng))
         default: .longPress(duration: Interval(microseconds: Int64(bitPattern: rng.next()) % 10_000_000_000))
         }
     }
@@ -85,7 +85,8 @@ struct LineEncoderDifferentialTests {
                                      sample: GestureSample(touches: Int(rng.next() % 11),
                                                            location: Point(x: Self.randomDouble(&rng), y: Self.randomDouble(&rng)),
                                                            device: Self.randomDevice(&rng), values: Self.randomValues(&rng)),
-                                     viewLocation: Point(x: Self.randomDouble(&rng), y: Self.randomDouble(&rng)))
+                                     viewLocation: Point(x: Self.randomDouble(&rng), y: Self.randomDouble(&rng)),
+                                     templates: [Self.randomString(&rng), Self.randomString(&rng)])
                 LineEncoder.gesture(e, seq: seq, format: format, into: &fast)
                 ReferenceLineEncoder.gesture(e, seq: seq, format: format, into: &reference)
             }

@@ -3,10 +3,11 @@ import Testing
 
 /// The exact bytes of every line kind, in both encodings (protocol v1).
 struct LineEncoderTests {
+    /// An event whose label names two stroke templates (`.stroke(template: 1, …)` is `my s`).
     static func event(_ values: GestureValues, type: String, state: GestureState = .ended, touches: Int = 1) -> GestureEvent {
         GestureEvent(type: type, state: state, name: "g", view: "root", time: Instant(seconds: 1330495944, microseconds: 417034),
                      sample: GestureSample(touches: touches, location: Point(x: 512.25, y: 300.5), device: "event5", values: values),
-                     viewLocation: Point(x: 12.25, y: 0.5))
+                     viewLocation: Point(x: 12.25, y: 0.5), templates: ["check", "my s"])
     }
 
     @Test func hello() {
@@ -46,7 +47,7 @@ struct LineEncoderTests {
         (.rotation(rotation: -1.5707963, velocity: 3.14159), "rotation", "rotation=-1.5708 velocity=3.14",
          "\"rotation\":-1.5708,\"velocity\":3.14"),
         (.longPress(duration: Interval(microseconds: 512_345)), "longPress", "duration=0.512", "\"duration\":0.512"),
-        (.stroke(template: "my s", score: 0.98765), "stroke", "stroke=\"my s\" score=0.988", "\"stroke\":\"my s\",\"score\":0.988"),
+        (.stroke(template: 1, score: 0.98765), "stroke", "stroke=\"my s\" score=0.988", "\"stroke\":\"my s\",\"score\":0.988"),
     ])
     func everyGestureType(values: GestureValues, type: String, text: String, json: String) {
         let e = Self.event(values, type: type, state: .changed)

@@ -75,7 +75,7 @@ enum ReferenceLineEncoder {
         case .longPress(let duration):
             line.field("duration", .fixed(duration.seconds, decimals: 3), into: &out)
         case .stroke(let template, let score):
-            line.field("stroke", .string(template), into: &out)
+            line.field("stroke", .string(e.label.templates[template]), into: &out)
             line.field("score", .fixed(score, decimals: 3), into: &out)
         }
         line.end(into: &out)

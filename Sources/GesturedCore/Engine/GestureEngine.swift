@@ -103,17 +103,21 @@ public struct GestureEngine: Sendable {
     public private(set) var recognizerBugs = 0
     public static let untracedCapacity = 64
 
-    public init(views: [ViewSpec], screen: Size) throws(BuildError) {
+    /// - Parameters:
+    ///   - screen: the screen's size in points.
+    ///   - screenID: the screen's id (`ScreenSpec.id`), which its events carry; nil in the single form.
+    public init(views: [ViewSpec], screen: Size, screenID: String? = nil) throws(BuildError) {
         tree = ViewTree(views: views, screen: screen)
         var indexByName: [String: Int] = [:]
         for (viewIndex, node) in tree.nodes.enumerated() {
             for spec in node.gestures {
                 indexByName[spec.id] = slots.count
-                let empty = GestureSample(touches: 0, location: .zero, device: "", values: .none)
+                let empty = GestureSample(touches: 0, location: .zero, device: DeviceName(), values: .none)
+                let recognizer = recognizers.add(spec.kind, screen: screen)
+                let label = GestureLabel(type: spec.kind.typeName, name: spec.id, view: node.id, screen: screenID,
+                                         templates: recognizers.templateNames(recognizer), slot: slots.count)
                 slots.append(Slot(name: spec.id, type: spec.kind.typeName, view: viewIndex, viewID: node.id,
-                                  recognizer: recognizers.add(spec.kind, screen: screen), delivery: spec.delivery,
-                                  label: GestureLabel(type: spec.kind.typeName, name: spec.id, view: node.id, slot: slots.count),
-                                  lastSample: empty))
+                                  recognizer: recognizer, delivery: spec.delivery, label: label, lastSample: empty))
             }
         }
         var order = 0
@@ -549,7 +553,7 @@ public struct GestureEngine: Sendable {
         let names = { (indices: [Int]) in indices.map { slots[$0].name }.joined(separator: ", ") }
         let text: String
         switch why {
-        case .failure(let reason): text = reason.text
+        case .failure(let reason): text = reason.text(templates: slots[index].label.templates)
         case .succeeded:
             text = sample.map { recognizers.successText(slots[index].recognizer, $0) } ?? "recognized"
         case .touchesLifted: text = "touches lifted"

@@ -5,6 +5,10 @@ public enum GestureState: String, Hashable, Sendable {
 }
 
 /// The type-specific values of a gesture event (CONTRACT.md §3).
+///
+/// Plain values, trivially copyable (no `String`): a sample is copied into every proposal and
+/// event, and proposals and events are cleared every frame, which for a value holding a
+/// reference goes through the runtime's value witnesses and reference counting.
 public enum GestureValues: Hashable, Sendable {
     /// Failed and cancelled events, which carry no values.
     case none
@@ -17,8 +21,9 @@ public enum GestureValues: Hashable, Sendable {
     /// `rotation` in radians, clockwise on screen positive; `velocity` in radians per second.
     case rotation(rotation: Double, velocity: Double)
     case longPress(duration: Interval)
-    /// The best template's name and its score, 0…1.
-    case stroke(template: String, score: Double)
+    /// The best template and its score, 0…1. `template` is the index of its name in the
+    /// recognizer's templates (`GestureLabel.templates`); `GestureEvent.template` reads it.
+    case stroke(template: Int, score: Double)
 }
 
 /// What a recognizer reports with a transition: where, with how many touches, and its values.
@@ -36,14 +41,15 @@ public struct GestureSample: Hashable, Sendable {
     /// A recognizer's sample. Recognizers do not follow devices: the engine sets `device`, the
     /// one whose frame (or whose last frame, for a deadline) the recognizer saw.
     init(touches: Int, location: Point, values: GestureValues) {
-        self.init(touches: touches, location: location, device: "", values: values)
+        self.init(touches: touches, location: location, device: DeviceName(), values: values)
     }
 }
 
 /// One gesture line's worth of information, before encoding.
 public struct GestureEvent: Hashable, Sendable {
-    /// The recognizer's type, gesture id and view id, shared by all its events (one reference
-    /// to copy per event instead of three strings; its line prefix is encoded once).
+    /// The recognizer's type, gesture id, view id, screen id and template names, shared by all
+    /// its events (one reference to copy per event instead of strings; its line prefix is
+    /// encoded once). The rest of the event is plain values.
     public var label: GestureLabel
     public var state: GestureState
     /// Kernel CLOCK_MONOTONIC time of the frame or deadline that produced the event.
@@ -51,30 +57,42 @@ public struct GestureEvent: Hashable, Sendable {
     public var sample: GestureSample
     /// `sample.location` in the view's coordinates.
     public var viewLocation: Point
-    /// The id of the screen whose view tree made it (set by the pipeline); nil in the single form.
-    public var screen: String? = nil
 
-    /// The recognizer type (`tap`, `pan`, ...). Setting one of the three makes a new label
-    /// (tests do; the engine never does).
+    /// The recognizer type (`tap`, `pan`, ...). Setting one of the label's strings makes a new
+    /// label (tests do; the engine never does).
     public var type: String {
         get { label.type }
-        set { label = GestureLabel(type: newValue, name: label.name, view: label.view) }
+        set { label = GestureLabel(type: newValue, name: label.name, view: label.view, screen: label.screen, templates: label.templates) }
     }
     /// The gesture's id from the configuration.
     public var name: String {
         get { label.name }
-        set { label = GestureLabel(type: label.type, name: newValue, view: label.view) }
+        set { label = GestureLabel(type: label.type, name: newValue, view: label.view, screen: label.screen, templates: label.templates) }
     }
     /// The id of the view the recognizer is attached to.
     public var view: String {
         get { label.view }
-        set { label = GestureLabel(type: label.type, name: label.name, view: newValue) }
+        set { label = GestureLabel(type: label.type, name: label.name, view: newValue, screen: label.screen, templates: label.templates) }
+    }
+    /// The id of the screen whose view tree made it; nil in the single form.
+    public var screen: String? {
+        get { label.screen }
+        set { label = GestureLabel(type: label.type, name: label.name, view: label.view, screen: newValue, templates: label.templates) }
     }
 
+    /// A stroke's template name (`GestureValues.stroke`), nil for other values (and for an
+    /// index the label has no name for, which the engine never makes).
+    public var template: String? {
+        guard case .stroke(let index, _) = sample.values, label.templates.indices.contains(index) else { return nil }
+        return label.templates[index]
+    }
+
+    /// An event with a label of its own (tests make events this way; the engine shares one
+    /// label per recognizer). `templates` names a stroke's `GestureValues.stroke` indices.
     public init(type: String, state: GestureState, name: String, view: String, time: Instant,
-                sample: GestureSample, viewLocation: Point) {
-        self.init(label: GestureLabel(type: type, name: name, view: view), state: state, time: time,
-                  sample: sample, viewLocation: viewLocation)
+                sample: GestureSample, viewLocation: Point, screen: String? = nil, templates: [String] = []) {
+        self.init(label: GestureLabel(type: type, name: name, view: view, screen: screen, templates: templates),
+                  state: state, time: time, sample: sample, viewLocation: viewLocation)
     }
 
     public init(label: GestureLabel, state: GestureState, time: Instant, sample: GestureSample, viewLocation: Point) {
@@ -84,12 +102,18 @@ public struct GestureEvent: Hashable, Sendable {
 
 /// What every event of one recognizer repeats: its type, gesture id and view id, with the
 /// gesture line's pieces made of them already encoded in each format (`LineEncoder`), so that
-/// a line copies them instead of quoting and escaping three strings. Made once per recognizer
-/// when the engine is built.
+/// a line copies them instead of quoting and escaping three strings; and the names an event's
+/// plain values refer to (its screen, a stroke's templates). Made once per recognizer when the
+/// engine is built.
 public final class GestureLabel: Hashable, Sendable {
     public let type: String
     public let name: String
     public let view: String
+    /// The id of the screen whose view tree the recognizer is in; nil in the single form.
+    public let screen: String?
+    /// A stroke recognizer's template names, in the order `GestureValues.stroke` and
+    /// `FailReason.noTemplateMatched` index them (empty for other types).
+    public let templates: [String]
     /// The line's pieces in text and in JSON (`LineEncoder.GesturePrefix`).
     private let text: LineEncoder.GesturePrefix
     private let json: LineEncoder.GesturePrefix
@@ -98,12 +122,13 @@ public final class GestureLabel: Hashable, Sendable {
     /// tests): what the pipeline needs to know which recognizer an event is from.
     let slot: Int?
 
-    public convenience init(type: String, name: String, view: String) {
-        self.init(type: type, name: name, view: view, slot: nil)
+    public convenience init(type: String, name: String, view: String, screen: String? = nil, templates: [String] = []) {
+        self.init(type: type, name: name, view: view, screen: screen, templates: templates, slot: nil)
     }
 
-    init(type: String, name: String, view: String, slot: Int?) {
-        self.type = type; self.name = name; self.view = view; self.slot = slot
+    init(type: String, name: String, view: String, screen: String?, templates: [String], slot: Int?) {
+        self.type = type; self.name = name; self.view = view; self.screen = screen; self.templates = templates
+        self.slot = slot
         text = LineEncoder.GesturePrefix(type: type, name: name, view: view, format: .text)
         json = LineEncoder.GesturePrefix(type: type, name: name, view: view, format: .json)
     }
@@ -116,7 +141,8 @@ public final class GestureLabel: Hashable, Sendable {
     }
 
     public static func == (a: GestureLabel, b: GestureLabel) -> Bool {
-        a === b || (a.type == b.type && a.name == b.name && a.view == b.view)
+        a === b || (a.type == b.type && a.name == b.name && a.view == b.view && a.screen == b.screen
+                    && a.templates == b.templates)
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -59,11 +59,14 @@ public enum FailReason: Hashable, Sendable {
     case strokeTooShort(length: Double, minimum: Double)
     /// A stroke's path grew longer than any template allows for its size (the early-fail rule).
     case strokeTooLong(ratio: Double, limit: Double)
-    /// A stroke's best template (nil: none could be compared) scored below `minimumScore`.
-    case noTemplateMatched(best: String?, score: Double, minimum: Double)
+    /// A stroke's best template (nil: none could be compared) scored below `minimumScore`;
+    /// `best` is the index of its name in the recognizer's templates (`GestureLabel.templates`).
+    case noTemplateMatched(best: Int?, score: Double, minimum: Double)
 
-    /// The words `--trace` prints, e.g. `touch lifted before 10 pt of movement`.
-    public var text: String {
+    /// The words `--trace` prints, e.g. `touch lifted before 10 pt of movement`; `templates`
+    /// are the failing recognizer's template names (`GestureLabel.templates`), which
+    /// `noTemplateMatched` refers to by index.
+    public func text(templates: [String]) -> String {
         switch self {
         case .moved(let distance, let limit, let parameter):
             "moved \(Self.number(distance)) pt > \(parameter.rawValue) \(Self.number(limit)) pt"
@@ -93,9 +96,14 @@ public enum FailReason: Hashable, Sendable {
         case .strokeTooLong(let ratio, let limit):
             "stroke \(Self.number(ratio)) times its size > \(Self.number(limit)) that its templates allow"
         case .noTemplateMatched(let best, let score, let minimum):
-            best.map { "best template \($0) scored \(Self.number(score, decimals: 3)) < minimumScore \(Self.number(minimum))" }
+            best.map { "best template \(Self.template($0, of: templates)) scored \(Self.number(score, decimals: 3)) < minimumScore \(Self.number(minimum))" }
                 ?? "no template could be compared"
         }
+    }
+
+    /// The name of template `index`, or `#index` if `templates` has none (not the recognizer's).
+    private static func template(_ index: Int, of templates: [String]) -> String {
+        templates.indices.contains(index) ? templates[index] : "#\(index)"
     }
 
     /// The parameter a movement exceeded.

@@ -10,6 +10,9 @@ public struct DeviceName: Hashable, Sendable, CustomStringConvertible, Expressib
     // 31 bytes of UTF-8 and a length, in four words.
     private var w0: UInt64 = 0, w1: UInt64 = 0, w2: UInt64 = 0, w3: UInt64 = 0
 
+    /// The empty name (made without reading a `String`, as a literal `""` would at run time).
+    public init() {}
+
     /// nil when `name` is longer than `capacity` bytes of UTF-8.
     public init?(_ name: String) {
         let utf8 = name.utf8

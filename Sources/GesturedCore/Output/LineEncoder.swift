@@ -32,7 +32,8 @@ public enum LineEncoder {
     public static func gesture(_ e: GestureEvent, seq: UInt64, format: LineFormat, into out: inout [UInt8]) {
         let prefix = e.label.prefix(format)
         var strings = e.sample.device.count + (e.screen?.utf8.count ?? 0)
-        if case .stroke(let template, _) = e.sample.values { strings += template.utf8.count }
+        let template = e.template ?? ""
+        strings += template.utf8.count
         let room = LineWriter.fixedRoom + prefix.head.count + prefix.middle.count + LineWriter.maximumEscapedLength(strings)
         write(format: format, room: room, into: &out) { line in
             line.encoded(prefix.head)          // gesture TYPE
@@ -67,7 +68,7 @@ public enum LineEncoder {
                 line.field("velocity", fixed: velocity, decimals: 2)
             case .longPress(let duration):
                 line.field("duration", fixed: duration.seconds, decimals: 3)
-            case .stroke(let template, let score):
+            case .stroke(_, let score):
                 line.field("stroke", string: template)
                 line.field("score", fixed: score, decimals: 3)
             }

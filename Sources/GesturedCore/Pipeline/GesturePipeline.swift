@@ -32,11 +32,12 @@ public struct GesturePipeline: Sendable {
         var touches: [TouchID] { touchInSlot.compactMap { $0?.id } }
     }
 
-    /// A live touch of a slot, and the id of the view it was hit-tested to (for touch lines; the
-    /// engine forgets it on lift).
+    /// A live touch of a slot, and the view it was hit-tested to (for touch lines; the engine
+    /// forgets it on lift): its id's index in `viewNames`, nil for none. Plain values: a
+    /// touch's view is copied with every update of it.
     struct SlotTouch: Sendable {
         var id: TouchID
-        var view: String?
+        var view: Int?
     }
 
     /// One screen: its coordinate space and the engine of its view tree.
@@ -64,10 +65,15 @@ public struct GesturePipeline: Sendable {
     /// (decoder buffers included), and the screen is read for every frame.
     private var screenOfDevice: [Int] = []
     private var nextTouchID: UInt64 = 1
+    /// The ids of the views touches are hit-tested to, for touch lines (`SlotTouch.view`): every
+    /// screen's views (view `v` of screen `s` at `viewBase[s] + v`), then the views of touches
+    /// that were down across a reload, which went with the old configuration.
+    private var viewNames: [String] = []
+    private var viewBase: [Int] = []
     /// Scratch buffers reused across frames.
     private var updates: [TouchUpdate] = []
-    /// The view id of each of `updates`, for its touch line.
-    private var updateViews: [String?] = []
+    /// The view of each of `updates` (`SlotTouch.view`), for its touch line.
+    private var updateViews: [Int?] = []
     /// The device position of each of `updates`, for the clone of a pass-through device.
     private var updatePositions: [DevicePosition] = []
     /// What the touches of pass-through devices do in the application.
@@ -87,15 +93,45 @@ public struct GesturePipeline: Sendable {
     /// `screen(configuration:firstDevice:rotation:)`).
     public init(configuration: Configuration, sizes: [Size]) throws(GestureEngine.BuildError) {
         screens = try Self.build(configuration, sizes: sizes)
+        (viewNames, viewBase) = Self.viewNames(of: screens)
         reserveEventCapacity()
     }
 
     private static func build(_ configuration: Configuration, sizes: [Size]) throws(GestureEngine.BuildError) -> [Screen] {
         var screens: [Screen] = []
         for (spec, size) in zip(configuration.screenSpecs, sizes) {
-            screens.append(Screen(id: spec.id, size: size, engine: try GestureEngine(views: spec.views, screen: size)))
+            screens.append(Screen(id: spec.id, size: size,
+                                  engine: try GestureEngine(views: spec.views, screen: size, screenID: spec.id)))
         }
         return screens
+    }
+
+    /// The ids of every screen's views, one screen after the other, and where each screen's begin.
+    private static func viewNames(of screens: [Screen]) -> ([String], [Int]) {
+        var names: [String] = [], bases: [Int] = []
+        for screen in screens {
+            bases.append(names.count)
+            names += screen.engine.tree.nodes.map(\.id)
+        }
+        return (names, bases)
+    }
+
+    /// After a reload: the new screens' view ids, and the old views of the touches still down
+    /// appended (each once), the touches pointed at them. The table stays bounded by the views
+    /// and the touches down.
+    private mutating func renameTouchViews() {
+        let old = viewNames
+        (viewNames, viewBase) = Self.viewNames(of: screens)
+        var carried: [String: Int] = [:]
+        for device in devices.indices where devices[device] != nil {
+            for slot in devices[device]!.touchInSlot.indices {
+                guard let view = devices[device]!.touchInSlot[slot]?.view else { continue }
+                let name = old[view]
+                let index = carried[name] ?? viewNames.count
+                if index == viewNames.count { carried[name] = index; viewNames.append(name) }
+                devices[device]!.touchInSlot[slot]!.view = index
+            }
+        }
     }
 
     /// Sizes the frame's event buffer for the busiest frames up front (a recognizer rarely
@@ -271,18 +307,11 @@ public struct GesturePipeline: Sendable {
     public var nextDeadline: Instant? { screens.count == 1 ? screens[0].engine.nextDeadline : earliestDeadline()?.1 }
 
 
-    /// Appends the gesture events of `screen`'s engine, stamped with the screen's id, and lets
-    /// the forwarder see them.
+    /// Appends the gesture events of `screen`'s engine (their labels carry the screen's id), and
+    /// lets the forwarder see them.
     private mutating func emitGestures(of screen: Int, into output: inout [Output]) {
         if !gestureEvents.isEmpty { forwarder.observe(gestureEvents, screen: screen, engine: screens[screen].engine) }
-        guard let id = screens[screen].id else {
-            for event in gestureEvents { output.append(.gesture(event)) }   // the single form
-            return
-        }
-        for var event in gestureEvents {
-            event.screen = id
-            output.append(.gesture(event))
-        }
+        for event in gestureEvents { output.append(.gesture(event)) }
     }
 
     /// Replaces the view trees and recognizers. Running gestures are cancelled; touches already
@@ -303,6 +332,7 @@ public struct GesturePipeline: Sendable {
         for screen in fresh.indices { fresh[screen].engine.tracesTransitions = tracing }
         fresh[0].engine.trace = trace
         screens = fresh
+        renameTouchViews()
         reserveEventCapacity()
         forwarder.decide(now: now, screens: screens, into: &forwarded)
     }
@@ -360,13 +390,13 @@ public struct GesturePipeline: Sendable {
     /// began), and the view id each touch was hit-tested to (nil for those that began: the engine
     /// hit-tests them). The device is reached in place, as in `feed(_:to:)`.
     private static func touchUpdates(of device: inout Device, nextTouchID: inout UInt64, into updates: inout [TouchUpdate],
-                                     views updateViews: inout [String?], positions: inout [DevicePosition]) {
+                                     views updateViews: inout [Int?], positions: inout [DevicePosition]) {
         let geometry = device.geometry
         let sysname = device.name
         for change in device.decoder.frame.changes {
             let phase: TouchPhase
             let id: TouchID
-            let view: String?
+            let view: Int?
             switch change.phase {
             case .began:
                 id = TouchID(nextTouchID); nextTouchID += 1
@@ -400,15 +430,15 @@ public struct GesturePipeline: Sendable {
         let screen = screenOfDevice[index]
         gestureEvents.removeAll(keepingCapacity: true)
         screens[screen].engine.handle(updates, now: now, into: &gestureEvents)
-        let screenID = screens[screen].id
         for (i, update) in updates.enumerated() {
             if update.phase == .began {
-                let view = screens[screen].engine.view(of: update.id).map { screens[screen].engine.tree.nodes[$0].id }
+                let view = screens[screen].engine.view(of: update.id).map { viewBase[screen] + $0 }
                 devices[index]!.touchInSlot[update.slot]?.view = view
                 updateViews[i] = view
             }
             if reportsTouches {
-                output.append(.touch(TouchEvent(update: update, view: updateViews[i], time: now, screen: screenID)))
+                output.append(.touch(TouchEvent(update: update, view: updateViews[i].map { viewNames[$0] }, time: now,
+                                                screen: screens[screen].id)))
             }
         }
         let forwards = forwarder.forwards(device: index)

@@ -24,7 +24,7 @@ extension RecognizerSet {
             return "moved \(n(screenEdgePans[i].parameters.slop)) pt away from the \(edge) edge"
         case .stroke(let i):
             guard case .stroke(let template, let score) = sample.values else { return "?" }
-            return "drew \(template), score \(FailReason.number(score, decimals: 3)) ≥ minimumScore \(n(strokes[i].parameters.minimumScore))"
+            return "drew \(strokes[i].templateNames[template]), score \(FailReason.number(score, decimals: 3)) ≥ minimumScore \(n(strokes[i].parameters.minimumScore))"
         }
     }
 }

@@ -123,6 +123,12 @@ struct RecognizerSet: Sendable {
         }
     }
 
+    /// The names a recognizer's values refer to by index (a stroke's templates; none for the
+    /// other types), for its `GestureLabel`.
+    func templateNames(_ ref: Ref) -> [String] {
+        if case .stroke(let i) = ref { strokes[i].templateNames } else { [] }
+    }
+
     /// Among recognizers of one view that would win on the same frame, a tap needing more taps
     /// goes before one needing fewer (the other half of the rule above); 0 for everything else.
     func tapPrecedence(_ ref: Ref) -> Int {

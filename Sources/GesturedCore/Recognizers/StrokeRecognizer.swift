@@ -50,6 +50,10 @@ public struct StrokeRecognizer: Sendable {
 
     var deadline: Instant? { nil }
 
+    /// The templates' distinct names, which its values and failures refer to by index
+    /// (`GestureValues.stroke`, `FailReason.noTemplateMatched`).
+    var templateNames: [String] { matcher.names }
+
     mutating func reset() {
         state = .idle
         touches.removeAll()
@@ -123,11 +127,11 @@ public struct StrokeRecognizer: Sendable {
         }
         let match = path.points.withUnsafeBufferPointer { matcher.bestMatch($0) }
         guard let match, match.score >= parameters.minimumScore else {
-            return .fail(.noTemplateMatched(best: match.map { matcher.names[$0.nameIndex] }, score: match?.score ?? 0,
+            return .fail(.noTemplateMatched(best: match?.nameIndex, score: match?.score ?? 0,
                                             minimum: parameters.minimumScore))
         }
         return .recognize(GestureSample(touches: most, location: location,
-                                        values: .stroke(template: matcher.names[match.nameIndex], score: match.score)))
+                                        values: .stroke(template: match.nameIndex, score: match.score)))
     }
 
     /// Adds the centroid's translation to the path; `.fail` when the early-fail rule says the
