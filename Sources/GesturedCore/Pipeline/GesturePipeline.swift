@@ -310,7 +310,7 @@ public struct GesturePipeline: Sendable {
     /// Appends the gesture events of `screen`'s engine (their labels carry the screen's id), and
     /// lets the forwarder see them.
     private mutating func emitGestures(of screen: Int, into output: inout [Output]) {
-        if !gestureEvents.isEmpty { forwarder.observe(gestureEvents, screen: screen, engine: screens[screen].engine) }
+        if !gestureEvents.isEmpty { forwarder.observe(gestureEvents, screen: screen, screens: screens) }
         for event in gestureEvents { output.append(.gesture(event)) }
     }
 

@@ -122,15 +122,16 @@ struct TouchForwarder: Sendable {
 
     /// Applies a screen's gesture events: a recognizer that recognizes or begins claims the
     /// touches it was pending for (when it cancels touches); one that fails or is cancelled
-    /// lets go of them.
-    mutating func observe(_ events: [GestureEvent], screen: Int, engine: GestureEngine) {
+    /// lets go of them. The screen's engine is read in place in `screens`: an engine argument
+    /// would be a copy of it (a retain and a release of each of its arrays) per call.
+    mutating func observe(_ events: [GestureEvent], screen: Int, screens: [GesturePipeline.Screen]) {
         guard !tracked.isEmpty else { return }
         for event in events {
             guard let slot = event.label.slot else { continue }
             let claims: Bool
             switch event.state {
             case .changed: continue
-            case .began, .ended: claims = engine.delivery(ofSlot: slot).cancelsTouchesInView
+            case .began, .ended: claims = screens[screen].engine.delivery(ofSlot: slot).cancelsTouchesInView
             case .failed, .cancelled: claims = false
             }
             for i in tracked.indices where tracked[i].screen == screen {
