@@ -72,10 +72,8 @@ public struct GestureEngine: Sendable {
     private var rank: [Int] = []
     /// Per view: the slots on its path to the root, in winning order.
     private var routesByView: [[Int]] = []
-    /// Per live touch: the slots it is routed to.
-    private var routes: [TouchID: [Int]] = [:]
-    /// The hit-test result of each live touch (nil: no view).
-    private var touchViews: [TouchID: ViewTree.Index] = [:]
+    /// Per live touch: the slots it is routed to and the view it was hit-tested to.
+    private var live = LiveTouches()
 
     /// Per slot: how many of the current frame's updates are of its touches (0 between frames).
     private var routedCount: [Int] = []
@@ -229,22 +227,21 @@ public struct GestureEngine: Sendable {
     public mutating func handle(_ frame: [TouchUpdate], now: Instant, into events: inout [GestureEvent]) {
         for update in frame where update.phase == .began {
             let view = tree.hitTest(update.location)
-            touchViews[update.id] = view
             let route = view.map { routesByView[$0] } ?? []
-            routes[update.id] = route
+            live.add(update.id, view: view, route: route)
             for slot in route { slots[slot].touches.append(update.id) }
         }
         // Each slot gets the updates of its touches, in frame order. A slot that sees every update
         // of the frame (the usual case: one view under all the fingers) reads the frame itself;
         // only the others get theirs copied, into buffers reused across frames.
         for update in frame {
-            guard let route = routes[update.id] else { continue }
-            for slot in route { routedCount[slot] += 1 }
+            guard let touch = live.find(update.id) else { continue }
+            for slot in live.routes[touch] { routedCount[slot] += 1 }
         }
         if routedCount.contains(where: { $0 > 0 && $0 < frame.count }) {
             for update in frame {
-                guard let route = routes[update.id] else { continue }
-                for slot in route where routedCount[slot] < frame.count { inputsBySlot[slot].append(update) }
+                guard let touch = live.find(update.id) else { continue }
+                for slot in live.routes[touch] where routedCount[slot] < frame.count { inputsBySlot[slot].append(update) }
             }
         }
         proposals.removeAll(keepingCapacity: true)
@@ -271,9 +268,8 @@ public struct GestureEngine: Sendable {
         }
         settle(now: now, into: &events)
         for update in frame where update.phase == .ended || update.phase == .cancelled {
-            for slot in routes[update.id] ?? [] { slots[slot].touches.removeAll { $0 == update.id } }
-            routes[update.id] = nil
-            touchViews[update.id] = nil
+            for slot in live.route(of: update.id) ?? [] { slots[slot].touches.removeAll { $0 == update.id } }
+            live.remove(update.id)
         }
         resetFinished()
     }
@@ -284,7 +280,7 @@ public struct GestureEngine: Sendable {
     enum Decision { case undecided, succeeded, failed }
 
     /// The slots a live touch is routed to (empty once it lifted, or when it hit no view).
-    func route(of touch: TouchID) -> [Int] { routes[touch] ?? [] }
+    func route(of touch: TouchID) -> [Int] { live.route(of: touch) ?? [] }
 
     func delivery(ofSlot slot: Int) -> TouchDelivery { slots[slot].delivery }
 
@@ -301,7 +297,7 @@ public struct GestureEngine: Sendable {
     }
 
     /// The view a live touch was hit-tested to, if any.
-    public func view(of touch: TouchID) -> ViewTree.Index? { touchViews[touch] ?? nil }
+    public func view(of touch: TouchID) -> ViewTree.Index? { live.view(of: touch) }
 
     /// Cancels every running gesture and fails every pending one (configuration reload, shutdown).
     public mutating func cancelAll(now: Instant, into events: inout [GestureEvent]) {
@@ -315,8 +311,7 @@ public struct GestureEngine: Sendable {
             slots[index].phase = .possible
             slots[index].touches.removeAll()
         }
-        routes.removeAll()
-        touchViews.removeAll()
+        live.removeAll()
     }
 
     /// Cancels the gestures that involve any of `touches`, whose device lost events: running
@@ -332,10 +327,7 @@ public struct GestureEngine: Sendable {
             }
             slots[index].touches.removeAll(where: touches.contains)
         }
-        for touch in touches {
-            routes[touch] = nil
-            touchViews[touch] = nil
-        }
+        for touch in touches { live.remove(touch) }
         resetFinished()
     }
 
@@ -365,7 +357,7 @@ public struct GestureEngine: Sendable {
             case .possible, .waiting: transition(index, to: .failed, now: now, sample: nil, into: &events, why: .viewUnreachable(view))
             case .ended, .failed, .cancelled: break
             }
-            for touch in slots[index].touches { routes[touch]?.removeAll { $0 == index } }
+            for touch in slots[index].touches { live.removeSlot(index, from: touch) }
             slots[index].touches.removeAll()
         }
         // A recognizer elsewhere that waited for one of these to fail may now go ahead.
