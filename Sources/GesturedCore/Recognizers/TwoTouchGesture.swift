@@ -138,7 +138,10 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable {
         measure.replaced(before, with: after)
     }
 
-    private func sample(_ pair: TouchPair) -> GestureSample {
+    /// `mutating` though it changes nothing: called from `handle`, a non-mutating method was
+    /// given a copy of the whole gesture (a retain and a release of each of its arrays) on
+    /// every `changed`.
+    private mutating func sample(_ pair: TouchPair) -> GestureSample {
         GestureSample(touches: touches.count, location: touches.centroid,
                       values: measure.values(pair, velocity: velocity.velocity.x))
     }
