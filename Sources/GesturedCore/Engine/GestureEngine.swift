@@ -72,6 +72,9 @@ public struct GestureEngine: Sendable {
     private var rank: [Int] = []
     /// Per view: the slots on its path to the root, in winning order.
     private var routesByView: [[Int]] = []
+    /// Per view: the first view with the same route (views without gestures of their own share
+    /// their parent's), the key `LiveTouches.commonRoute` compares.
+    private var routeKeys: [Int] = []
     /// Per live touch: the slots it is routed to and the view it was hit-tested to.
     private var live = LiveTouches()
 
@@ -145,6 +148,12 @@ public struct GestureEngine: Sendable {
         routesByView = tree.nodes.indices.map { view in
             tree.path(from: view).flatMap { v in slots.indices.filter { slots[$0].view == v } }
                 .sorted { position[$0]! < position[$1]! }
+        }
+        var firstWithRoute: [[Int]: Int] = [:]
+        routeKeys = routesByView.indices.map { view in
+            if let first = firstWithRoute[routesByView[view]] { return first }
+            firstWithRoute[routesByView[view]] = view
+            return view
         }
     }
 
@@ -228,15 +237,21 @@ public struct GestureEngine: Sendable {
         for update in frame where update.phase == .began {
             let view = tree.hitTest(update.location)
             let route = view.map { routesByView[$0] } ?? []
-            live.add(update.id, view: view, route: route)
+            live.add(update.id, view: view, route: route, routeKey: view.map { routeKeys[$0] })
             for slot in route { slots[slot].touches.append(update.id) }
         }
         // Each slot gets the updates of its touches, in frame order. A slot that sees every update
         // of the frame (the usual case: one view under all the fingers) reads the frame itself;
         // only the others get theirs copied, into buffers reused across frames.
-        for update in frame {
-            guard let touch = live.find(update.id) else { continue }
-            for slot in live.routes[touch] { routedCount[slot] += 1 }
+        if let route = live.commonRoute(of: frame) {
+            // The usual frame: all its touches on one route (one view under all the fingers),
+            // so each slot on it sees the whole frame, without counting update by update.
+            for slot in live.routes[route] { routedCount[slot] = frame.count }
+        } else {
+            for update in frame {
+                guard let touch = live.find(update.id) else { continue }
+                for slot in live.routes[touch] { routedCount[slot] += 1 }
+            }
         }
         if routedCount.contains(where: { $0 > 0 && $0 < frame.count }) {
             for update in frame {

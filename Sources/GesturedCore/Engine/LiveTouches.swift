@@ -11,12 +11,16 @@ struct LiveTouches: Sendable {
     /// The slots each touch is routed to, by position (as `find` returns it).
     private(set) var routes: [[Int]] = []
     private var views: [ViewTree.Index?] = []
+    /// Per touch, a key equal for equal routes as they were made (`add`), nil once a slot was
+    /// taken off it: `commonRoute` compares these, where comparing the routes themselves
+    /// retained, released and compared two arrays per update.
+    private var routeKeys: [Int?] = []
     /// The position `find` found last.
     private var last = 0
 
     init() {
         // Ten fingers and more without growing on a touch-down.
-        ids.reserveCapacity(16); routes.reserveCapacity(16); views.reserveCapacity(16)
+        ids.reserveCapacity(16); routes.reserveCapacity(16); views.reserveCapacity(16); routeKeys.reserveCapacity(16)
     }
 
     /// The position of `touch` if it is live, searched from just after the last one found.
@@ -30,26 +34,38 @@ struct LiveTouches: Sendable {
         return nil
     }
 
+    /// The position of a touch whose route every update of `frame` shares, if they all are live
+    /// and their routes have the same key (so are equal).
+    mutating func commonRoute(of frame: [TouchUpdate]) -> Int? {
+        guard let first = frame.first, let common = find(first.id), let key = routeKeys[common] else { return nil }
+        for update in frame.dropFirst() {
+            guard let touch = find(update.id), routeKeys[touch] == key else { return nil }
+        }
+        return common
+    }
+
     /// The slots `touch` is routed to, nil when it is not live.
     func route(of touch: TouchID) -> [Int]? { ids.firstIndex(of: touch).map { routes[$0] } }
 
     /// The view `touch` was hit-tested to; nil when it hit none or is not live.
     func view(of touch: TouchID) -> ViewTree.Index? { ids.firstIndex(of: touch).flatMap { views[$0] } }
 
-    /// A touch that began (one with the same id is replaced).
-    mutating func add(_ touch: TouchID, view: ViewTree.Index?, route: [Int]) {
+    /// A touch that began (one with the same id is replaced). `routeKey` is the same for equal
+    /// routes (nil: none).
+    mutating func add(_ touch: TouchID, view: ViewTree.Index?, route: [Int], routeKey: Int?) {
         remove(touch)
-        ids.append(touch); views.append(view); routes.append(route)
+        ids.append(touch); views.append(view); routes.append(route); routeKeys.append(routeKey)
     }
 
     mutating func remove(_ touch: TouchID) {
         guard let i = ids.firstIndex(of: touch) else { return }
-        ids.remove(at: i); views.remove(at: i); routes.remove(at: i)
+        ids.remove(at: i); views.remove(at: i); routes.remove(at: i); routeKeys.remove(at: i)
         last = 0
     }
 
     mutating func removeAll() {
         ids.removeAll(keepingCapacity: true); views.removeAll(keepingCapacity: true); routes.removeAll(keepingCapacity: true)
+        routeKeys.removeAll(keepingCapacity: true)
         last = 0
     }
 
@@ -57,5 +73,6 @@ struct LiveTouches: Sendable {
     mutating func removeSlot(_ slot: Int, from touch: TouchID) {
         guard let i = ids.firstIndex(of: touch) else { return }
         routes[i].removeAll { $0 == slot }
+        routeKeys[i] = nil
     }
 }
