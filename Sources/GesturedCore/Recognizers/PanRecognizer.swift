@@ -44,7 +44,7 @@ public struct PanRecognizer: Sendable {
 
     mutating func handle(_ updates: ArraySlice<TouchUpdate>, now: Instant) -> Proposal {
         var moved = false
-        lifted.removeAll(keepingCapacity: true)
+        if !lifted.isEmpty { lifted.removeAll(keepingCapacity: true) }   // the call costs ~90 on an empty array
         let steady = TouchGroup.allMoves(updates)
         if steady, case .running = state {
             // A steady frame: the moves in one pass (what the loop below does with them).
@@ -135,13 +135,14 @@ public struct PanRecognizer: Sendable {
         count >= parameters.minimumNumberOfTouches && parameters.maximumNumberOfTouches.map { count <= $0 } ?? true
     }
 
-    private func sample() -> GestureSample {
+    /// `mutating` (as the next): `VelocityTracker.velocity` reads its ring in place.
+    private mutating func sample() -> GestureSample {
         let (centroid, translation) = touches.measured
         return sample(centroid, translation)
     }
 
     /// With the group's centroid and translation as they are (`TouchGroup.measured`, read once).
-    private func sample(_ centroid: Point, _ translation: Vector) -> GestureSample {
+    private mutating func sample(_ centroid: Point, _ translation: Vector) -> GestureSample {
         let v = velocity.velocity
         return GestureSample(touches: touches.count, location: centroid,
                              values: .pan(translation: translation, velocity: Vector(dx: v.x, dy: v.y)))

@@ -149,7 +149,8 @@ public struct ScreenEdgePanRecognizer: Sendable {
         return d.length > parameters.slop && !inCone ? .fail(.notAwayFromEdge(slop: parameters.slop)) : .none
     }
 
-    private func sample(_ edge: ScreenEdge) -> GestureSample {
+    /// `mutating`: `VelocityTracker.velocity` reads its ring in place.
+    private mutating func sample(_ edge: ScreenEdge) -> GestureSample {
         let v = velocity.velocity
         return GestureSample(touches: touches.count, location: touches.centroid,
                              values: .screenEdgePan(translation: touches.translation,

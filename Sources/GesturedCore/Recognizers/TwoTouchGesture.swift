@@ -41,7 +41,7 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable {
 
     mutating func handle(_ updates: ArraySlice<TouchUpdate>, now: Instant) -> Proposal {
         var moved = false
-        lifted.removeAll(keepingCapacity: true)
+        if !lifted.isEmpty { lifted.removeAll(keepingCapacity: true) }   // the call costs ~90 on an empty array
         if case .running = state, TouchGroup.allMoves(updates) {
             // A steady frame: the moves in one pass, the measure following each move of the
             // pair in order (what the loop below does with them).

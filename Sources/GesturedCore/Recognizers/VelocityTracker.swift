@@ -32,39 +32,43 @@ struct VelocityTracker: Sendable {
 
     mutating func removeAll() { count = 0 }
 
-    /// The velocity per second of each component, at the newest sample.
+    /// The velocity per second of each component, at the newest sample. A `mutating get`
+    /// though it changes nothing: read from a non-mutating context, the ring (480 bytes) was
+    /// copied to a temporary for every read.
     var velocity: (x: Double, y: Double) {
-        guard count > 0 else { return (0, 0) }
-        // Read through a span: subscripting the InlineArray from this getter copied all of it
-        // (480 bytes) for every sample read.
-        let ring = ring.span
-        let newestSample = ring[newest]
-        // One pass, walking back from the newest sample while it is recent and continuous, summing
-        // times relative to it (seconds, ≤ 0) and values relative to it (so the sums stay small
-        // and the centred sums below lose nothing to cancellation).
-        var used = 0
-        var previous = newestSample.time
-        var st = 0.0, sx = 0.0, sy = 0.0, stt = 0.0, stx = 0.0, sty = 0.0
-        var index = newest
-        while used < count {
-            let s = ring[index]
-            guard newestSample.time - s.time <= GestureDefaults.velocityHorizon,
-                  previous - s.time <= GestureDefaults.velocityStopGap else { break }
-            previous = s.time
-            used += 1
-            let t = (s.time - newestSample.time).seconds
-            let (x, y) = (s.x - newestSample.x, s.y - newestSample.y)
-            st += t; sx += x; sy += y
-            stt += t * t; stx += t * x; sty += t * y
-            index = index == 0 ? Self.capacity - 1 : index - 1
+        mutating get {
+            guard count > 0 else { return (0, 0) }
+            // Read through a span: subscripting the InlineArray from this getter copied all of it
+            // (480 bytes) for every sample read.
+            let ring = ring.span
+            let newestSample = ring[newest]
+            // One pass, walking back from the newest sample while it is recent and continuous, summing
+            // times relative to it (seconds, ≤ 0) and values relative to it (so the sums stay small
+            // and the centred sums below lose nothing to cancellation).
+            var used = 0
+            var previous = newestSample.time
+            var st = 0.0, sx = 0.0, sy = 0.0, stt = 0.0, stx = 0.0, sty = 0.0
+            var index = newest
+            while used < count {
+                let s = ring[index]
+                guard newestSample.time - s.time <= GestureDefaults.velocityHorizon,
+                      previous - s.time <= GestureDefaults.velocityStopGap else { break }
+                previous = s.time
+                used += 1
+                let t = (s.time - newestSample.time).seconds
+                let (x, y) = (s.x - newestSample.x, s.y - newestSample.y)
+                st += t; sx += x; sy += y
+                stt += t * t; stx += t * x; sty += t * y
+                index = index == 0 ? Self.capacity - 1 : index - 1
+            }
+            guard used >= GestureDefaults.minimumVelocitySamples else { return (0, 0) }
+            // Least squares: slope = Σ(t−t̄)(v−v̄) / Σ(t−t̄)², with the centred sums from the raw ones.
+            let n = Double(used)
+            stt -= st * st / n
+            stx -= st * sx / n
+            sty -= st * sy / n
+            guard stt > 0 else { return (0, 0) }
+            return (stx / stt, sty / stt)
         }
-        guard used >= GestureDefaults.minimumVelocitySamples else { return (0, 0) }
-        // Least squares: slope = Σ(t−t̄)(v−v̄) / Σ(t−t̄)², with the centred sums from the raw ones.
-        let n = Double(used)
-        stt -= st * st / n
-        stx -= st * sx / n
-        sty -= st * sy / n
-        guard stt > 0 else { return (0, 0) }
-        return (stx / stt, sty / stt)
     }
 }
