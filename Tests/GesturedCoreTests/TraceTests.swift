@@ -126,6 +126,18 @@ struct RecognizerTraceTests {
                 == ["trace 0.010000 e: possible → began (moved 10 pt away from the left edge)", "trace 0.020000 e: running → ended (touches lifted)"])
     }
 
+    /// A stroke's reasons name its templates: the one drawn, or the best of those that scored too
+    /// little (the events carry a template's index; the trace reads its name).
+    @Test func theTemplateDrawnAndTheBestThatScoredTooLittle() throws {
+        let check = StrokeRecognizerTests.placed("check")
+        let lift = LineEncoder.fixed(8 * Double(check.count) / 1000, decimals: 6)
+        #expect(try traces([StrokeRecognizerTests.stroke("s", ["v", "check"])]) { StrokeRecognizerTests.draw(check, into: &$0) }
+                == ["trace \(lift) s: possible → ended (drew check, score 1 ≥ minimumScore 0.8)"])
+        #expect(try traces([StrokeRecognizerTests.stroke("s", ["v", "check"])]) {
+            StrokeRecognizerTests.draw(StrokeRecognizerTests.placed("caret", degrees: 90), into: &$0)
+        } == ["trace 1.080000 s: possible → failed (best template check scored 0.523 < minimumScore 0.8)"])
+    }
+
     @Test func aWinnerForcesOthersOut() throws {
         #expect(try traces([GesturedCoreTests.pan("p"), GesturedCoreTests.longPress("h")]) { s in s.down(1, 100, 100, at: 0); s.move(1, 130, 100, at: 10) }
                 == ["trace 0.010000 p: possible → began (moved 10 pt with 1 touch)",
@@ -138,26 +150,5 @@ struct RecognizerTraceTests {
         s.down(1, 100, 100, at: 0)
         s.change("root", ViewTree.Change.hidden(true), at: 100)
         #expect(s.lines == ["trace 0.100000 h: possible → failed (view root hidden or disabled)"])
-    }
-}
-
-/// A stroke's reasons name its templates: the one drawn, or the best of those that scored too
-/// little (the events carry a template's index; the trace reads its name).
-struct StrokeTraceTests {
-    private func traces(_ gestures: [GestureSpec], _ script: (inout EngineScript) -> Void) throws -> [String] {
-        var s = try EngineScript([ViewSpec(id: "root", gestures: gestures)])
-        s.traceTransitions()
-        script(&s)
-        return s.lines.filter { $0.hasPrefix("trace ") }
-    }
-
-    @Test func theTemplateDrawnAndTheBestThatScoredTooLittle() throws {
-        let check = StrokeRecognizerTests.placed("check")
-        let lift = LineEncoder.fixed(8 * Double(check.count) / 1000, decimals: 6)
-        #expect(try traces([StrokeRecognizerTests.stroke("s", ["v", "check"])]) { StrokeRecognizerTests.draw(check, into: &$0) }
-                == ["trace \(lift) s: possible → ended (drew check, score 1 ≥ minimumScore 0.8)"])
-        #expect(try traces([StrokeRecognizerTests.stroke("s", ["v", "check"])]) {
-            StrokeRecognizerTests.draw(StrokeRecognizerTests.placed("caret", degrees: 90), into: &$0)
-        } == ["trace 1.080000 s: possible → failed (best template check scored 0.523 < minimumScore 0.8)"])
     }
 }
