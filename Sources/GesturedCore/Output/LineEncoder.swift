@@ -428,8 +428,11 @@ public enum LineEncoder {
             // `scaled - trunc(scaled)` is exact in binary floating point, so comparing it with
             // 0.5 decides as `round` does. (No double lies in [9e18 - 0.5, 9e18): the guard
             // above sends the same values to "9e18".)
-            var units = UInt64(scaled)
-            if scaled - Double(units) >= 0.5 { units &+= 1 }
+            // Through Int64 (0 ≤ scaled < 9e18 < 2⁶³): one conversion instruction, where
+            // `UInt64(Double)` also handles values from 2⁶³ on.
+            let whole = Int64(scaled)
+            var units = UInt64(truncatingIfNeeded: whole)
+            if scaled - Double(whole) >= 0.5 { units &+= 1 }
             if value < 0 && units != 0 { byte(UInt8(ascii: "-")) }
             guard decimals > 0 else { return digits(units, width: 1) }
             // One pass, right to left, two digits at a time: the `decimals` digits of the
