@@ -174,8 +174,9 @@ bench: deps
 ## bench-vm: the kernel guest's benchmark (docs/PERFORMANCE.md, "Kernel guest"): the release
 ## gestured against `libinput debug-events` on one uinput touchscreen in the guest image of
 ## test-vm, instruction-timed (QEMU -icount, so the figures do not move with the host's load),
-## ten moving fingers (CPU per frame, with one client and with none, and `cat` as the floor) and
-## taps (latency); a table. About 2.5 minutes. BENCH_VM_FLAGS are passed to gestured-vm-bench (e.g. --rate 100, --rounds 3).
+## ten moving fingers (CPU per frame, with one client, with none, with no gestures, and `cat` as
+## the floor) and taps (latency); a table. About 3 minutes. BENCH_VM_FLAGS are passed to
+## gestured-vm-bench (e.g. --rate 100, --rounds 3).
 ## `make test-vm` runs it small, as a smoke run without thresholds (BenchVMTests).
 BENCH_VM_FLAGS ?=
 bench-vm: deps-vm

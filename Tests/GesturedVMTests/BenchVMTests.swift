@@ -22,7 +22,7 @@ struct BenchVMTests {
             let parts = line.split(separator: " ", maxSplits: 1)
             if parts.count == 2 { figures[String(parts[0])] = String(parts[1]) }
         }
-        for reader in ["libinput", "gestured_client", "gestured_noclient", "cat"] {
+        for reader in ["libinput", "gestured_client", "gestured_noclient", "gestured_nogestures", "cat"] {
             #expect(figures["segments.\(reader)"] == "1", "\(figures)")
             #expect((Double(figures["cpu_us_per_frame.\(reader)"] ?? "") ?? 0) > 0, "\(reader): \(figures)")
             #expect((Double(figures["wakeups_per_frame.\(reader)"] ?? "") ?? 0) > 0, "\(reader): \(figures)")

@@ -6,6 +6,9 @@ import Glibc
 /// The readers the CPU phase compares, each alone on the device in its segments.
 enum Reader: CaseIterable {
     case libinput, gesturedClient, gesturedNoClient
+    /// `gestured run` with no client and a configuration without gestures: the daemon's own
+    /// cost of a frame (read, decode, touches, hit-testing, the loop) without recognizers.
+    case gesturedNoGestures
     /// `cat NODE > /dev/null`: a blocking `read(2)` per frame and nothing else, the part of a
     /// frame every reader pays (the wakeup, the read) before it does anything with the events.
     case cat
@@ -15,6 +18,7 @@ enum Reader: CaseIterable {
         case .libinput: "libinput debug-events --quiet"
         case .gesturedClient: "gestured run, one client"
         case .gesturedNoClient: "gestured run, no client"
+        case .gesturedNoGestures: "gestured run, no client, no gestures"
         case .cat: "cat (read(2) alone: the floor)"
         }
     }
@@ -24,12 +28,13 @@ enum Reader: CaseIterable {
         case .libinput: "libinput"
         case .gesturedClient: "gestured_client"
         case .gesturedNoClient: "gestured_noclient"
+        case .gesturedNoGestures: "gestured_nogestures"
         case .cat: "cat"
         }
     }
 
     /// A gestured daemon (its log has the kernel's drops).
-    var isGestured: Bool { self == .gesturedClient || self == .gesturedNoClient }
+    var isGestured: Bool { self == .gesturedClient || self == .gesturedNoClient || self == .gesturedNoGestures }
 }
 
 /// One reader's run over one segment of the stream.
@@ -79,6 +84,8 @@ extension KernelBench {
             client = try connect(name)
         case .gesturedNoClient:
             process = try daemon(name)
+        case .gesturedNoGestures:
+            process = try daemon(name, config: KernelBench.noGesturesConfig)
         case .cat:
             process = try Subprocess("cat", [screen.devnode], stdout: .discard, stderr: .file(directory.path + "/\(name).stderr"))
         }

@@ -25,6 +25,13 @@ final class KernelBench {
           views: [ { id: "root", gestures: [ { id: "tap", type: "tap" } ] } ] }
         """
 
+    /// One view and no recognizer: what the daemon costs before any gesture is looked for.
+    static let noGesturesConfig = """
+        { screen: { width: 1000, height: 1000 },
+          devices: [ { match: { name: "\(deviceName)" } } ],
+          views: [ { id: "root", gestures: [] } ] }
+        """
+
     let options: BenchOptions
     let directory: TestEnvironment.TemporaryDirectory
     var figures: [(key: String, value: String)] = []
