@@ -54,11 +54,6 @@ enum DaemonBenchmarks {
         return f
     }
 
-    // MARK: Start-up
-
-    /// From spawning `gestured run` (no devices) to its `READY=1` (sd_notify, as systemd sees
-    /// it: the benchmark is the service manager's end of `NOTIFY_SOCKET`). The daemon sends it
-    /// once its socket listens, which is checked after each sample.
     /// Frames per second of `runs` runs of `gestured arguments` (a replay of `frames` frames),
     /// its output discarded; throws when a run fails or takes over two minutes.
     static func replayRates(_ gestured: String, _ arguments: [String], frames: Int, runs: Int, label: String) throws -> [Double] {
@@ -74,6 +69,11 @@ enum DaemonBenchmarks {
         return samples
     }
 
+    // MARK: Start-up
+
+    /// From spawning `gestured run` (no devices) to its `READY=1` (sd_notify, as systemd sees
+    /// it: the benchmark is the service manager's end of `NOTIFY_SOCKET`). The daemon sends it
+    /// once its socket listens, which is checked after each sample.
     static func startup(_ gestured: String, scratch: String, runs: Int, log: (String) -> Void) throws -> Figure {
         let config = scratch + "/startup.json5"
         try TestEnvironment.writeFile(path: config, "{ screen: { width: 1280, height: 800 }, views: [{ id: \"root\" }] }\n")

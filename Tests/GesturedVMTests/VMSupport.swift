@@ -230,10 +230,3 @@ final class BackgroundThread: @unchecked Sendable {
         if let error { throw error }
     }
 }
-
-/// The value at fraction `q` of sorted `values` (nearest rank).
-func percentile(_ sorted: [Int64], _ q: Double) -> Int64 {
-    guard !sorted.isEmpty else { return 0 }
-    let rank = Int((q * Double(sorted.count)).rounded(.up)) - 1
-    return sorted[min(max(rank, 0), sorted.count - 1)]
-}

@@ -10,14 +10,11 @@ struct ProcessCounters {
     /// of `/proc/PID/stat` adds up to (the kernel scales those two so that their sum is this
     /// runtime), at nanosecond rather than 10 ms resolution.
     var cpuNanoseconds: Int64 = 0
-    /// `utime + stime` from `/proc/PID/stat`, in nanoseconds (10 ms resolution): a cross-check.
-    var statNanoseconds: Int64 = 0
     /// `voluntary_ctxt_switches`: how often the process blocked, i.e. its wakeups.
     var voluntarySwitches: Int64 = 0
 
     static func - (a: ProcessCounters, b: ProcessCounters) -> ProcessCounters {
-        ProcessCounters(cpuNanoseconds: a.cpuNanoseconds - b.cpuNanoseconds, statNanoseconds: a.statNanoseconds - b.statNanoseconds,
-                        voluntarySwitches: a.voluntarySwitches - b.voluntarySwitches)
+        ProcessCounters(cpuNanoseconds: a.cpuNanoseconds - b.cpuNanoseconds, voluntarySwitches: a.voluntarySwitches - b.voluntarySwitches)
     }
 
     /// The counters of `pid` now; nil when the process is gone or the kernel lacks schedstat.
@@ -39,12 +36,7 @@ struct ProcessCounters {
             }
             threads += 1
         }
-        guard threads > 0, let stat = try? readTextFile(path: "/proc/\(pid)/stat", limit: 4096),
-              let close = stat.lastIndex(of: ")") else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 12, let utime = Int64(fields[11]), let stime = Int64(fields[12]) else { return nil }
-        counters.statNanoseconds = (utime + stime) * 1_000_000_000 / Int64(sysconf(Int32(_SC_CLK_TCK)))
-        return counters
+        return threads > 0 ? counters : nil
     }
 }
 
@@ -105,7 +97,6 @@ final class LineSource {
     private var pending: [UInt8] = []
     private var chunk = [UInt8](repeating: 0, count: 65_536)
     private(set) var lineCount = 0
-    private(set) var atEnd = false
 
     init(descriptor: Int32) { self.descriptor = descriptor }
 
@@ -114,8 +105,8 @@ final class LineSource {
     func drain(keep: Bool, _ line: (String, Instant) -> Void) {
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { atEnd = true; return }
-            if count < 0 { if errno == EINTR { continue }; if errno != EAGAIN { atEnd = true }; return }
+            if count == 0 { return }
+            if count < 0 { if errno == EINTR { continue }; return }
             let received = MonotonicClock.now()
             if keep {
                 pending += chunk[0..<count]
@@ -142,11 +133,4 @@ func lineTime(_ line: String) -> Instant? {
     let parts = word.dropFirst(5).split(separator: ".")
     guard parts.count == 2, let seconds = Int64(parts[0]), parts[1].count == 6, let micros = Int64(parts[1]) else { return nil }
     return Instant(seconds: seconds, microseconds: micros)
-}
-
-/// The value at fraction `q` of `sorted` (nearest rank).
-func percentile(_ sorted: [Int64], _ q: Double) -> Int64 {
-    guard !sorted.isEmpty else { return 0 }
-    let rank = Int((q * Double(sorted.count)).rounded(.up)) - 1
-    return sorted[min(max(rank, 0), sorted.count - 1)]
 }

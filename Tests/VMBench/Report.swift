@@ -1,4 +1,5 @@
 import GesturedCore
+import GesturedTestSupport
 
 extension KernelBench {
     /// The table `make bench-vm` prints (Markdown, so it can go into docs/PERFORMANCE.md as it
@@ -55,14 +56,6 @@ extension KernelBench {
     /// Microseconds as "1.23 ms".
     private func ms(_ microseconds: Int64) -> String { fixed(Double(microseconds) / 1000, 2) + " ms" }
 
-    /// `value` with `digits` decimals.
-    private func fixed(_ value: Double, _ digits: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let scaled = Int64((abs(value) * scale).rounded())
-        let whole = scaled / Int64(scale), fraction = String(scaled % Int64(scale))
-        let sign = value < 0 && scaled != 0 ? "-" : ""
-        guard digits > 0 else { return sign + "\(whole)" }
-        return sign + "\(whole)." + String(repeating: "0", count: digits - fraction.count) + fraction
-    }
+    /// `value` with `digits` decimals, as gesture lines write numbers.
+    private func fixed(_ value: Double, _ digits: Int) -> String { LineEncoder.fixed(value, decimals: digits) }
 }
