@@ -252,11 +252,13 @@ public struct GestureEngine: Sendable {
                 guard let touch = live.find(update.id) else { continue }
                 for slot in live.routes[touch] { routedCount[slot] += 1 }
             }
-        }
-        if routedCount.contains(where: { $0 > 0 && $0 < frame.count }) {
-            for update in frame {
-                guard let touch = live.find(update.id) else { continue }
-                for slot in live.routes[touch] where routedCount[slot] < frame.count { inputsBySlot[slot].append(update) }
+            // Only here can a slot see part of the frame (on one common route every slot on it
+            // sees all of it and the others none).
+            if routedCount.contains(where: { $0 > 0 && $0 < frame.count }) {
+                for update in frame {
+                    guard let touch = live.find(update.id) else { continue }
+                    for slot in live.routes[touch] where routedCount[slot] < frame.count { inputsBySlot[slot].append(update) }
+                }
             }
         }
         proposals.removeAll(keepingCapacity: true)
