@@ -59,25 +59,30 @@ public struct GestureEvent: Hashable, Sendable {
     public var viewLocation: Point
 
     /// The recognizer type (`tap`, `pan`, ...). Setting one of the label's strings makes a new
-    /// label (tests do; the engine never does).
+    /// label (tests do; the engine never does), keeping the rest of it, its slot included.
     public var type: String {
         get { label.type }
-        set { label = GestureLabel(type: newValue, name: label.name, view: label.view, screen: label.screen, templates: label.templates) }
+        set { relabel(type: newValue) }
     }
     /// The gesture's id from the configuration.
     public var name: String {
         get { label.name }
-        set { label = GestureLabel(type: label.type, name: newValue, view: label.view, screen: label.screen, templates: label.templates) }
+        set { relabel(name: newValue) }
     }
     /// The id of the view the recognizer is attached to.
     public var view: String {
         get { label.view }
-        set { label = GestureLabel(type: label.type, name: label.name, view: newValue, screen: label.screen, templates: label.templates) }
+        set { relabel(view: newValue) }
     }
     /// The id of the screen whose view tree made it; nil in the single form.
     public var screen: String? {
         get { label.screen }
-        set { label = GestureLabel(type: label.type, name: label.name, view: label.view, screen: newValue, templates: label.templates) }
+        set { relabel(screen: .some(newValue)) }
+    }
+
+    private mutating func relabel(type: String? = nil, name: String? = nil, view: String? = nil, screen: String?? = nil) {
+        label = GestureLabel(type: type ?? label.type, name: name ?? label.name, view: view ?? label.view,
+                             screen: screen ?? label.screen, templates: label.templates, slot: label.slot)
     }
 
     /// A stroke's template name (`GestureValues.stroke`), nil for other values (and for an
