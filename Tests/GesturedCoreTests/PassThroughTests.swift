@@ -282,7 +282,18 @@ struct PassThroughTests {
                 RawEvent(time: Instant(microseconds: 20_000), type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_X, value: 300),
                 RawEvent(time: Instant(microseconds: 20_000), type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0)])
         s.up(0, at: 30)
-        #expect(s.lines == ["0 app down slot=0 100,100", "20 app cancel slot=0", "20 app up slot=0"])
+        // Cancelled at the drop, with the gestures the drop cancels (not at the next frame).
+        #expect(s.lines == ["0 app down slot=0 100,100", "10 app cancel slot=0", "10 app up slot=0"])
+    }
+
+    /// A finger held still through the drop: the resynchronized frame changes nothing, and the
+    /// application is told at once, not at the finger's next move.
+    @Test func lostEventsCancelTheForwardedTouchesEvenWhenNothingMovesAfter() throws {
+        var s = try PassThroughScript([ViewSpec(id: "app")])
+        s.down(0, 100, 100, at: 0)
+        s.feed([RawEvent(time: Instant(microseconds: 10_000), type: EventCode.EV_SYN, code: EventCode.SYN_DROPPED, value: 0),
+                RawEvent(time: Instant(microseconds: 20_000), type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0)])
+        #expect(s.lines == ["0 app down slot=0 100,100", "10 app cancel slot=0", "10 app up slot=0"])
     }
 
     @Test func shutdownCancelsAndLiftsEveryForwardedTouch() throws {

@@ -246,7 +246,7 @@ public struct GesturePipeline: Sendable {
             let screen = screenOfDevice[id.value]
             gestureEvents.removeAll(keepingCapacity: true)
             screens[screen].engine.cancelGestures(involving: devices[id.value]!.touches, now: time, into: &gestureEvents)
-            emitGestures(of: screen, into: &output)
+            emitDeciding(of: screen, now: time, into: &output)
         }
         deliver(device: id.value, now: time, into: &output)
     }
@@ -309,6 +309,15 @@ public struct GesturePipeline: Sendable {
 
     /// Appends the gesture events of `screen`'s engine (their labels carry the screen's id), and
     /// lets the forwarder see them.
+    /// `emitGestures`, then what the application gets now that those gestures moved on: a
+    /// claimed touch cancelled there, a touch a failed gesture held back delivered. Every batch
+    /// of one screen's events ends here (`advance`, which may emit for several screens, decides
+    /// once after them all).
+    private mutating func emitDeciding(of screen: Int, now: Instant, into output: inout [Output]) {
+        emitGestures(of: screen, into: &output)
+        forwarder.decide(now: now, screens: screens, into: &forwarded)
+    }
+
     private mutating func emitGestures(of screen: Int, into output: inout [Output]) {
         if !gestureEvents.isEmpty { forwarder.observe(gestureEvents, screen: screen, screens: screens) }
         for event in gestureEvents { output.append(.gesture(event)) }
@@ -356,9 +365,7 @@ public struct GesturePipeline: Sendable {
             guard let index = screens[screen].engine.tree.index(of: view) else { continue }
             gestureEvents.removeAll(keepingCapacity: true)
             screens[screen].engine.change(change, of: index, now: now, into: &gestureEvents)
-            emitGestures(of: screen, into: &output)
-            // A gesture it failed may have held touches back from the application: deliver them.
-            forwarder.decide(now: now, screens: screens, into: &forwarded)
+            emitDeciding(of: screen, now: now, into: &output)
             return true
         }
         return false
@@ -382,8 +389,7 @@ public struct GesturePipeline: Sendable {
         let screen = screenOfDevice[id.value]
         gestureEvents.removeAll(keepingCapacity: true)
         screens[screen].engine.cancelGestures(involving: devices[id.value]!.touches, now: now, into: &gestureEvents)
-        emitGestures(of: screen, into: &output)
-        forwarder.decide(now: now, screens: screens, into: &forwarded)
+        emitDeciding(of: screen, now: now, into: &output)
     }
 
     /// The device's current frame as touch updates with stable ids (new ones for touches that
@@ -452,8 +458,7 @@ public struct GesturePipeline: Sendable {
                 }
             }
         }
-        emitGestures(of: screen, into: &output)
-        if forwards { forwarder.decide(now: now, screens: screens, into: &forwarded) }
+        emitDeciding(of: screen, now: now, into: &output)
     }
 }
 
