@@ -66,12 +66,6 @@ struct ClientRequestTests {
         #expect(LineEncoder.error(command: "subscribe", message: "unknown stream 'x' (touches or failed)", format: .text) ==
             "error command=subscribe message=\"unknown stream 'x' (touches or failed)\"\n")
     }
-
-    @Test(arguments: [("button-*", "button-12", true), ("button-?", "button-12", false), ("[a-c]x", "bx", true),
-                      ("[!a-c]x", "bx", false), ("*", "", true), ("a*b*c", "aXbYc", true), ("a*b*c", "aXbY", false)])
-    func globs(pattern: String, text: String, matches: Bool) {
-        #expect(Glob.matches(pattern, text) == matches)
-    }
 }
 
 struct RequestFramerTests {

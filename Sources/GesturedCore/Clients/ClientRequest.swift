@@ -102,7 +102,8 @@ public struct LineFilter: Hashable, Sendable, CustomStringConvertible {
 
     public struct Term: Hashable, Sendable {
         public var key: Key
-        public var alternatives: [String]
+        /// Compiled once, when the filter is parsed: it is matched against every line.
+        public var alternatives: [Glob]
     }
 
     public struct ParseError: Error, Hashable, Sendable { public var message: String }
@@ -120,13 +121,13 @@ public struct LineFilter: Hashable, Sendable, CustomStringConvertible {
                 throw ParseError(message: "unknown filter key '\(keyText)' (type, state, name, view, device or screen)")
             }
             guard !pattern.isEmpty else { throw ParseError(message: "filter term '\(word)' has an empty pattern") }
-            terms.append(Term(key: key, alternatives: pattern.split(separator: "|", omittingEmptySubsequences: false).map(String.init)))
+            terms.append(Term(key: key, alternatives: pattern.split(separator: "|", omittingEmptySubsequences: false).map { Glob(String($0)) }))
         }
         guard !terms.isEmpty else { throw ParseError(message: "empty filter") }
     }
 
     public var description: String {
-        terms.map { "\($0.key.rawValue)=\($0.alternatives.joined(separator: "|"))" }.joined(separator: " ")
+        terms.map { "\($0.key.rawValue)=\($0.alternatives.map(\.pattern).joined(separator: "|"))" }.joined(separator: " ")
     }
 
     public func matches(_ event: GestureEvent) -> Bool {
@@ -139,7 +140,7 @@ public struct LineFilter: Hashable, Sendable, CustomStringConvertible {
             case .device: event.sample.device.description
             case .screen: event.screen ?? ""
             }
-            return term.alternatives.contains { Glob.matches($0, value) }
+            return term.alternatives.contains { $0.matches(value) }
         }
     }
 
@@ -152,7 +153,7 @@ public struct LineFilter: Hashable, Sendable, CustomStringConvertible {
             case .screen: value = touch.screen ?? ""
             case .type, .state, .name: return true
             }
-            return term.alternatives.contains { Glob.matches($0, value) }
+            return term.alternatives.contains { $0.matches(value) }
         }
     }
 }
