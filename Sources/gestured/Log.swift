@@ -9,6 +9,10 @@ import Glibc
 /// allows a burst and then stays quiet for the rest of the window (libinput: 5 per 30 s), and
 /// says how many it suppressed when it speaks again; `RateLimiter` decides, and holds a bounded
 /// number of keys however many clients come and go.
+///
+/// Every message is escaped (`LogText`): text a client or a device chose (a request line, a
+/// device's name) can never start a journal record of its own or carry a NUL or a terminal
+/// escape.
 enum Log {
     enum Priority: Int32 { case error = 3, warning = 4, info = 6, debug = 7 }
 
@@ -17,9 +21,9 @@ enum Log {
     /// (`check-config`, `replay`, ...) write plain messages for a person at a terminal.
     nonisolated(unsafe) static var priorityPrefixes = false
     nonisolated(unsafe) private(set) static var limiter = RateLimiter()
-    /// Where each line goes: stderr. A test that runs the daemon's parts in its own process
-    /// collects them instead.
-    nonisolated(unsafe) static var output: (String) -> Void = { plain($0) }
+    /// Where each line goes, escaped already: stderr. A test that runs the daemon's parts in its
+    /// own process collects them instead.
+    nonisolated(unsafe) static var output: (String) -> Void = { writeLine($0) }
 
     static func error(_ message: String) { write(.error, message) }
     static func warning(_ message: String) { write(.warning, message) }
@@ -38,13 +42,23 @@ enum Log {
     }
 
     private static func write(_ priority: Priority, _ message: String) {
-        output(priorityPrefixes ? "<\(priority.rawValue)>" + message : message)
+        output(line(priority, message, prefixed: priorityPrefixes))
     }
+
+    /// The line written for `message`: escaped (`LogText`), after its priority prefix when
+    /// `prefixed`.
+    static func line(_ priority: Priority, _ message: String, prefixed: Bool) -> String {
+        let text = LogText.escaped(message)
+        return prefixed ? "<\(priority.rawValue)>" + text : text
+    }
+
+    /// One message to stderr without a priority, escaped like every other.
+    static func plain(_ message: String) { writeLine(LogText.escaped(message)) }
 
     /// One line to stderr as it is, in a single write(2) so concurrent writers do not interleave
     /// (short writes are completed). A failed write is dropped: there is nowhere to report it.
-    static func plain(_ message: String) {
-        var line = message + "\n"
+    private static func writeLine(_ text: String) {
+        var line = text + "\n"
         line.withUTF8 { buffer in try? FileDescriptor.standardError.writeAll(UnsafeRawBufferPointer(buffer)) }
     }
 }
