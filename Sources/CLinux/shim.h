@@ -17,3 +17,7 @@ struct gestured_ucred { int pid; unsigned int uid; unsigned int gid; };
 
 // Declared by <unistd.h> only under _GNU_SOURCE.
 extern int pipe2(int fds[2], int flags);
+
+// <fcntl.h> defines these only under _GNU_SOURCE (values from the kernel's uapi headers).
+#define GESTURED_O_PATH 010000000
+#define GESTURED_AT_EMPTY_PATH 0x1000

@@ -35,6 +35,10 @@ public enum SocketServerError: Error, CustomStringConvertible, Equatable, Sendab
     case notASocket(path: String)
     /// The service manager passed sockets this daemon cannot serve on.
     case activation(SocketActivation.Failure)
+    /// Between `bind` and setting its group and mode, the socket file was replaced by something
+    /// that is not a socket of this user (a symlink swapped in by someone who may write the
+    /// directory): nothing was changed through it.
+    case replaced(path: String)
     case system(SystemError)
 
     public var description: String {
@@ -42,6 +46,7 @@ public enum SocketServerError: Error, CustomStringConvertible, Equatable, Sendab
         case .inUse(let path): "\(path): another daemon is already listening on this socket (it accepted a connection); not starting a second one"
         case .notASocket(let path): "\(path): exists and is not a socket, not replacing it"
         case .activation(let failure): "\(failure)"
+        case .replaced(let path): "\(path): the socket file was replaced while its group and mode were being set (someone else can write that directory); not serving on it"
         case .system(let error): "\(error)"
         }
     }
@@ -103,8 +108,12 @@ public final class UnixSocketServer {
     ///   - permissions: mode of the socket file (connecting needs write permission), or nil to
     ///     keep what the umask gives. Who may read gestures is the executable's policy: touch
     ///     positions can reveal what is typed on an on-screen keyboard.
-    ///   - group: group owner of the socket file (set with `lchown` after `bind`, before
-    ///     `listen`, so no client can connect while it is still the creator's), or nil to keep it.
+    ///   - group: group owner of the socket file, or nil to keep it.
+    ///
+    /// Group and mode are set after `bind`, before `listen` (so no client can connect while the
+    /// file is still the creator's), through a descriptor of the bound file itself, never through
+    /// its path (`settle`): `chmod(path)` would follow a symlink swapped in by anyone who may write
+    /// the directory, and a root daemon would then open up any file to everyone.
     public convenience init(path: String, backlog: Int32 = 16, maxQueuedBytes: Int = 256 << 10, softQueuedBytes: Int? = nil,
                             maxClients: Int = 64, permissions: mode_t? = nil, group: gid_t? = nil) throws(SocketServerError) {
         try self.init(path: path, backlog: backlog, maxQueuedBytes: maxQueuedBytes, softQueuedBytes: softQueuedBytes,
@@ -114,7 +123,7 @@ public final class UnixSocketServer {
     /// `init(path:…)` writing through `writer`.
     init(path: String, backlog: Int32 = 16, maxQueuedBytes: Int = 256 << 10, softQueuedBytes: Int? = nil,
          maxClients: Int = 64, permissions: mode_t? = nil, group: gid_t? = nil,
-         writer: @escaping Writer) throws(SocketServerError) {
+         writer: @escaping Writer, afterBind: (String) -> Void = { _ in }) throws(SocketServerError) {
         self.path = path
         self.maxQueuedBytes = maxQueuedBytes
         self.softQueuedBytes = min(softQueuedBytes ?? maxQueuedBytes / 4, maxQueuedBytes)
@@ -128,15 +137,14 @@ public final class UnixSocketServer {
                 socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             })
             do {
+                // The file is born with at most `permissions` (what the umask leaves of the socket's
+                // own mode), so it is never more open than asked, even for an instant.
+                if let permissions { try syscall("fchmod", onInterrupt: .retry) { fchmod(fd.rawValue, permissions) } }
                 _ = try withUnixSocketAddress(path, for: "bind") { (address, length) throws(SystemError) in
                     try syscall("bind", path: path, onInterrupt: .fail) { bind(fd.rawValue, address, length) }
                 }
-                if let group {
-                    try syscall("lchown", path: path, onInterrupt: .retry) { lchown(path, uid_t.max, group) }
-                }
-                if let permissions {
-                    try syscall("chmod", path: path, onInterrupt: .retry) { chmod(path, permissions) }
-                }
+                afterBind(path)
+                if permissions != nil || group != nil { try Self.settle(path, permissions: permissions, group: group) }
                 try syscall("listen", path: path, onInterrupt: .fail) { listen(fd.rawValue, backlog) }
             } catch {
                 try? fd.close()
@@ -327,6 +335,31 @@ public final class UnixSocketServer {
 
     private func drop(_ id: ClientID, _ reason: DropReason) -> ServerEvent? {
         disconnect(id) ? .dropped(id, reason) : nil
+    }
+
+    /// Sets the bound socket file's group and mode through an `O_PATH` descriptor of the file
+    /// (opened without following a symlink), after checking it is a socket this user owns: a
+    /// file swapped in at `path` since `bind` is refused, never changed. The mode goes through
+    /// `/proc/self/fd` (Linux 6.1 has no `fchmodat` on a descriptor that does not follow links),
+    /// which names the opened file, not the path.
+    private static func settle(_ path: String, permissions: mode_t?, group: gid_t?) throws {
+        let file = try syscall("open(O_PATH)", path: path, onInterrupt: .retry) {
+            open(path, GESTURED_O_PATH | O_NOFOLLOW | O_CLOEXEC)
+        }
+        defer { Glibc.close(file) }
+        var status = stat()
+        try syscall("fstat", path: path, onInterrupt: .retry) { fstat(file, &status) }
+        guard status.st_mode & S_IFMT == S_IFSOCK, status.st_uid == geteuid() else {
+            throw SocketServerError.replaced(path: path)
+        }
+        if let group {
+            try syscall("fchownat", path: path, onInterrupt: .retry) { fchownat(file, "", uid_t.max, group, GESTURED_AT_EMPTY_PATH) }
+        }
+        if let permissions, status.st_mode & 0o7777 != permissions {
+            try syscall("chmod", path: "/proc/self/fd/\(file) (\(path))", onInterrupt: .retry) {
+                chmod("/proc/self/fd/\(file)", permissions)
+            }
+        }
     }
 
     private static func makeParentDirectory(of path: String) throws(SystemError) {

@@ -98,6 +98,43 @@ func fileExists(_ path: String) -> Bool {
         #expect(status.st_mode & 0o777 == mode)
     }
 
+    /// The security review's attack: whoever may write the socket's directory swaps the freshly
+    /// bound socket for a symlink to a file of the daemon's user before its mode is set. The mode
+    /// used to be set with `chmod(path)`, which followed the link and opened the file to
+    /// everyone (0666 on a root file). Now nothing is changed through the link and the server
+    /// does not start.
+    @Test func aSymlinkSwappedInAfterBindIsRefusedAndItsTargetKeepsItsMode() throws {
+        let directory = try TestEnvironment.TemporaryDirectory()
+        let victim = try directory.write("victim", "secret\n")
+        #expect(chmod(victim, 0o600) == 0)
+        let path = directory.path + "/g.sock"
+        #expect(throws: SocketServerError.replaced(path: path)) {
+            _ = try UnixSocketServer(path: path, permissions: 0o666, group: getegid(), writer: UnixSocketServer.socketWriter,
+                                     afterBind: { bound in
+                                         #expect(unlink(bound) == 0)
+                                         #expect(symlink(victim, bound) == 0)
+                                     })
+        }
+        var status = stat()
+        #expect(stat(victim, &status) == 0)
+        #expect(status.st_mode & 0o7777 == 0o600)
+    }
+
+    /// The mode is exact whatever the umask took away at `bind` (a service's UMask=0077).
+    @Test func modeIsExactUnderARestrictiveUmask() throws {
+        let directory = try TestEnvironment.TemporaryDirectory()
+        let path = directory.path + "/g.sock"
+        var status = stat()
+        let server = try UnixSocketServer(path: path, permissions: 0o660, writer: UnixSocketServer.socketWriter,
+                                          afterBind: { bound in
+                                              // What bind made of the socket's own mode under UMask=0077.
+                                              #expect(chmod(bound, 0o600) == 0)
+                                          })
+        defer { server.close() }
+        #expect(lstat(path, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o660)
+    }
+
     @Test func manyClientsGetABroadcast() throws {
         let directory = try TestEnvironment.TemporaryDirectory()
         let server = try UnixSocketServer(path: directory.path + "/g.sock")
