@@ -1,6 +1,6 @@
 import Glibc
 
-/// Reads a whole regular file (configuration, recordings).
+/// Reads a whole file (recordings, which may also come from a pipe: `replay <(…)`).
 ///
 /// - Parameters:
 ///   - path: the file.
@@ -9,6 +9,50 @@ import Glibc
 public func readFile(path: String, limit: Int = 512 << 20) throws(SystemError) -> [UInt8] {
     let fd = try FileDescriptor.open(path, flags: O_RDONLY)
     defer { try? fd.close() }
+    return try readAll(fd, path: path, limit: limit)
+}
+
+/// Why `readRegularFile` gave no bytes.
+public enum FileReadError: Error, Hashable, Sendable, CustomStringConvertible {
+    case system(SystemError)
+    /// The path names something other than a regular file (`kind`: "a FIFO", "a directory"…).
+    case notRegular(path: String, kind: String)
+
+    public var description: String {
+        switch self {
+        case .system(let error): "\(error)"
+        case .notRegular(let path, let kind): "\(path): not a regular file (\(kind))"
+        }
+    }
+}
+
+/// Reads a whole regular file: a configuration or a stroke template file. Anything else is
+/// refused before a byte is read: the open does not block (`O_NONBLOCK`), so a FIFO put where the
+/// configuration belongs cannot hang the daemon's start or a SIGHUP reload waiting for a writer,
+/// and a device node or a directory is named as such.
+public func readRegularFile(path: String, limit: Int) throws(FileReadError) -> [UInt8] {
+    let fd: FileDescriptor
+    do { fd = try FileDescriptor.open(path, flags: O_RDONLY | O_NONBLOCK | O_NOCTTY) } catch { throw .system(error) }
+    defer { try? fd.close() }
+    var status = stat()
+    if fstat(fd.rawValue, &status) == -1 { throw .system(SystemError(operation: "fstat", path: path, errno: .current)) }
+    let type = status.st_mode & S_IFMT
+    guard type == S_IFREG else {
+        let kind = switch type {
+        case S_IFIFO: "a FIFO"
+        case S_IFDIR: "a directory"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "of file type \(String(type, radix: 8))"
+        }
+        throw .notRegular(path: path, kind: kind)
+    }
+    do { return try readAll(fd, path: path, limit: limit) } catch { throw .system(error) }
+}
+
+/// Reads `fd` to its end.
+private func readAll(_ fd: FileDescriptor, path: String, limit: Int) throws(SystemError) -> [UInt8] {
     var bytes: [UInt8] = []
     // Sized once from fstat, so that reading a large recording never regrows and copies the
     // array (a million-frame recording is about 80 MB); a file that is not regular, or has

@@ -15,13 +15,17 @@ enum ConfigFileLoader {
         try ConfigLoader.check(read(path).get(), file: path, readFile: read)
     }
 
-    /// The bytes of the file at `path`, or the error `ConfigLoader` reports for it.
+    /// The bytes of the file at `path`, or the error `ConfigLoader` reports for it. Only a
+    /// regular file is read: a FIFO would block the start or a reload until someone writes it.
     static func read(_ path: String) -> Result<[UInt8], ConfigError> {
-        do { return .success(try readFile(path: path, limit: ConfigLoader.maximumFileSize)) } catch {
-            let reason = error.errno == .fileTooLarge
-                ? "the file is larger than \(ConfigLoader.maximumFileSize >> 20) MiB" : "\(error.errno)"
-            let operation = error.operation == "open" ? "open" : "read"
-            return .failure(ConfigLoader.unreadable(file: path, message: "cannot \(operation): \(reason)"))
+        do { return .success(try readRegularFile(path: path, limit: ConfigLoader.maximumFileSize)) } catch {
+            let message = switch error {
+            case .notRegular(_, let kind): "cannot read: not a regular file (\(kind))"
+            case .system(let error) where error.errno == .fileTooLarge:
+                "cannot read: the file is larger than \(ConfigLoader.maximumFileSize >> 20) MiB"
+            case .system(let error): "cannot \(error.operation == "open" ? "open" : "read"): \(error.errno)"
+            }
+            return .failure(ConfigLoader.unreadable(file: path, message: message))
         }
     }
 }

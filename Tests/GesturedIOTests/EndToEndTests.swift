@@ -185,6 +185,27 @@ extension EndToEndTests {
             #expect(daemon.log.contains("reload failed; the previous configuration stays in force"))
         }
     }
+
+    /// A FIFO where the configuration was (someone swapped it in): the reload refuses it at once
+    /// instead of waiting for a writer that never comes, the loop goes on answering, and the old
+    /// configuration stays in force (security review: it used to block the loader forever).
+    @Test func sighupWithAFifoForTheConfigurationRefusesItWithoutBlocking() throws {
+        guard let daemon = try RunningDaemon(config: Self.tapConfig) else { return }
+        let client = try daemon.connect()
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
+        let path = daemon.directory.path + "/c.json5"
+        #expect(unlink(path) == 0)
+        #expect(mkfifo(path, 0o600) == 0)
+        #expect(kill(try daemon.pid(), SIGHUP) == 0)
+        try client.send(line: "ping")
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "ok command=ping")
+        try daemon.play()
+        let tap = try #require(try daemon.firstLine(from: client, startingWith: "gesture "))
+        #expect(tap.hasPrefix("gesture tap ended tap "), "\(tap)\n\(daemon.log)")
+        try daemon.stop(readingRestOf: [client])
+        #expect(daemon.log.contains("c.json5: cannot read: not a regular file (a FIFO)"), "\(daemon.log)")
+        #expect(daemon.log.contains("reload failed; the previous configuration stays in force"))
+    }
 }
 
 /// `gestured run` inside libumockdev's testbed (`Testbed`, HotplugTests.swift) with the synthetic

@@ -2,6 +2,7 @@ import GesturedConfig
 import GesturedCore
 import GesturedIO
 import GesturedTestSupport
+import Glibc
 import Testing
 
 /// The built `gestured` binary, as scripts and kiosk integrators call it: messages and exit
@@ -9,9 +10,11 @@ import Testing
 struct CommandLineTests {
     static var gestured: String { TestEnvironment.buildDirectory + "/gestured" }
 
-    func run(_ arguments: [String], files: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+    func run(_ arguments: [String], files: [String: String] = [:], fifos: [String] = []) throws
+        -> (status: Int32, stdout: String, stderr: String) {
         let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-cli")
         for (name, text) in files { _ = try directory.write(name, text) }
+        for name in fifos { #expect(mkfifo(directory.path + "/" + name, 0o600) == 0) }
         let args = arguments.map { $0.replacing("$DIR", with: directory.path) }
         let done = try Subprocess.run(Self.gestured, args, in: directory.path, deadline: deadline(milliseconds: 20_000))
         #expect(!done.timedOut)
@@ -46,10 +49,13 @@ struct CommandLineTests {
     /// A file that cannot be read: the system's reason, without a position, and 78.
     @Test(arguments: [
         ("$DIR/missing.json5", "$DIR/missing.json5: cannot open: No such file or directory"),
-        ("$DIR", "$DIR: cannot read: Is a directory"),
+        ("$DIR", "$DIR: cannot read: not a regular file (a directory)"),
+        // Opened without blocking: no writer ever comes, and check-config still answers at once.
+        ("$DIR/c.fifo", "$DIR/c.fifo: cannot read: not a regular file (a FIFO)"),
+        ("/dev/null", "/dev/null: cannot read: not a regular file (a character device)"),
     ])
     func unreadableConfiguration(path: String, message: String) throws {
-        let check = try run(["check-config", path], files: ["c.json5": "{}"])
+        let check = try run(["check-config", path], files: ["c.json5": "{}"], fifos: ["c.fifo"])
         #expect(check.status == 78)
         #expect(check.stderr.split(separator: "\n").first.map(String.init) == message, "\(check.stderr)")
     }
