@@ -21,9 +21,10 @@ enum Log {
     /// (`check-config`, `replay`, ...) write plain messages for a person at a terminal.
     nonisolated(unsafe) static var priorityPrefixes = false
     nonisolated(unsafe) private(set) static var limiter = RateLimiter()
-    /// Where each line goes, escaped already: stderr. A test that runs the daemon's parts in its
-    /// own process collects them instead.
-    nonisolated(unsafe) static var output: (String) -> Void = { writeLine($0) }
+    /// Collects the lines (escaped already) instead of stderr, for the task that set it and its
+    /// children only: a test that runs the daemon's parts in its own process reads what they
+    /// logged (`Log.$collector.withValue`) without catching what tests beside it log.
+    @TaskLocal static var collector: (@Sendable (String) -> Void)?
 
     static func error(_ message: String) { write(.error, message) }
     static func warning(_ message: String) { write(.warning, message) }
@@ -42,7 +43,8 @@ enum Log {
     }
 
     private static func write(_ priority: Priority, _ message: String) {
-        output(line(priority, message, prefixed: priorityPrefixes))
+        let text = line(priority, message, prefixed: priorityPrefixes)
+        if let collector { collector(text) } else { writeLine(text) }
     }
 
     /// The line written for `message`: escaped (`LogText`), after its priority prefix when

@@ -16,10 +16,11 @@ import Testing
     static let batch = 8
 
     @Test func tenThousandClientsWithABadRequestEachLeaveTheLimiterBounded() throws {
-        var lines: [String] = []
-        let previousOutput = Log.output
-        Log.output = { lines.append($0) }
-        defer { Log.output = previousOutput }
+        let log = CollectedLines()
+        try Log.$collector.withValue({ log.append($0) }) { try churn(log) }
+    }
+
+    private func churn(_ log: CollectedLines) throws {
 
         let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-churn")
         let path = directory.path + "/g.sock"
@@ -74,6 +75,7 @@ import Testing
         }
         let elapsed = MonotonicClock.now() - start
 
+        let lines = log.lines
         let badRequests = lines.filter { $0.contains(": bad request: ") }
         #expect(lines.filter { $0.hasSuffix(": connected") }.count == Self.clients)
         #expect(badRequests.first == "client 1: bad request: unknown request 'frobnicate'", "\(lines.prefix(5))")
@@ -110,4 +112,10 @@ import Testing
         let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
         return n > 0 ? Array(buffer[..<n]) : []
     }
+}
+
+/// Lines a test's own task logged (`Log.collector`); one task appends, then reads.
+final class CollectedLines: @unchecked Sendable {
+    private(set) var lines: [String] = []
+    func append(_ line: String) { lines.append(line) }
 }
