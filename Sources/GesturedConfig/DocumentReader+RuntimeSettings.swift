@@ -3,15 +3,15 @@ import GesturedCore
 extension ConfigKeys {
     static let layoutView = ["isHidden", "isUserInteractionEnabled", "frame"]
     static let control = ["uids", "groups"]
-    static let socket = ["mode", "group", "maxClients", "maxQueuedBytes"]
+    static let socket = ["mode", "group", "maxClients", "maxClientsPerUser", "maxQueuedBytes", "readTimeout"]
     static let action = ["on", "run", "timeout"]
 }
 
 /// The largest per-client queue a configuration may ask for: beyond, a handful of stalled
 /// clients could hold a large share of a small kiosk's memory.
 let maximumQueuedBytesLimit = 64 << 20
-/// The most clients a configuration may allow: each costs a descriptor and a queue.
-let maximumClientsLimit = 1024
+/// The most clients a configuration may allow.
+let maximumClientsLimit = SocketSettings.maximumClientsLimit
 
 extension DocumentReader {
     static func viewIDs(_ views: [ViewSpec]) -> [String] {
@@ -80,7 +80,8 @@ extension DocumentReader {
         return UInt32(n)
     }
 
-    /// `{ mode: "0660", group: "gestured", maxClients: 64, maxQueuedBytes: 262144 }`.
+    /// `{ mode: "0660", group: "gestured", maxClients: 64, maxClientsPerUser: 16, maxQueuedBytes: 262144,
+    /// readTimeout: 30 }`.
     mutating func socketSettings(_ node: Node) -> SocketSettings? {
         guard let members = object(node) else { return nil }
         checkKeys(members, of: node, known: ConfigKeys.socket)
@@ -102,6 +103,16 @@ extension DocumentReader {
             } else {
                 settings.maximumClients = n
             }
+        }
+        if let n = integer(members["maxClientsPerUser"], minimum: 1) {
+            if n > maximumClientsLimit {
+                report("must be at most \(maximumClientsLimit), found \(n)", at: members["maxClientsPerUser"]!.path)
+            } else {
+                settings.maximumClientsPerUser = n
+            }
+        }
+        if let node = members["readTimeout"], let seconds = number(node, minimum: 0, maximum: Self.maximumDuration) {
+            settings.readTimeout = seconds > 0 ? Interval(seconds: seconds) : nil
         }
         if let n = integer(members["maxQueuedBytes"], minimum: 4096) {
             if n > maximumQueuedBytesLimit {

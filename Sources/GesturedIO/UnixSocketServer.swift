@@ -80,10 +80,19 @@ public final class UnixSocketServer {
     public let softQueuedBytes: Int
     public let maxClients: Int
     private let writer: Writer
+    /// Takes one pending connection from the listening descriptor: `accept4`, or -1 with
+    /// `errno` set. Injectable (internally) so tests can make it fail as a process out of
+    /// descriptors does (EMFILE), which cannot be provoked safely inside a test process.
+    typealias Acceptor = (FileDescriptor) -> Int32
+    var acceptor: Acceptor = { listener in
+        accept4(listener.rawValue, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+    }
 
     private final class Client {
         let descriptor: FileDescriptor
         var queue: ClientOutputQueue
+        /// Bytes written to its socket since it connected (`StallWatch` compares them).
+        var sent: UInt64 = 0
         init(descriptor: FileDescriptor, queue: ClientOutputQueue) { self.descriptor = descriptor; self.queue = queue }
     }
 
@@ -197,8 +206,7 @@ public final class UnixSocketServer {
     /// Accepts one pending connection. Returns nil when none is pending; call it until then.
     public func accept() throws(SystemError) -> ServerEvent? {
         while true {
-            let fd = accept4(listenDescriptor.rawValue, nil, nil,
-                             Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+            let fd = acceptor(listenDescriptor)
             if fd == -1 {
                 let error = Errno.current
                 switch error.rawValue {
@@ -274,12 +282,26 @@ public final class UnixSocketServer {
     /// Number of bytes queued for the client.
     func queuedBytes(_ id: ClientID) -> Int { clients[id]?.queue.pending ?? 0 }
 
+    /// What the client has not read yet, here and in its socket (`SIOCOUTQ`, in the kernel's
+    /// accounting: zero exactly when the peer has read every byte written), and the bytes written
+    /// to it since it connected: what `StallWatch` judges a client by.
+    public func readingStatus(_ id: ClientID) -> (unread: Int, sent: UInt64)? {
+        guard let client = clients[id] else { return nil }
+        var inSocket: Int32 = 0
+        if ioctl(client.descriptor.rawValue, UInt(TIOCOUTQ), &inSocket) == -1 { inSocket = 0 }
+        return (client.queue.pending + Int(inSocket), client.sent)
+    }
+
     /// Writes the client's queued output with one write (call on `.writable`, or to send now).
     @discardableResult
     public func flush(_ id: ClientID) -> ServerEvent? {
         guard let client = clients[id] else { return nil }
         let descriptor = client.descriptor, writer = self.writer
-        guard let error = client.queue.flush({ writer(descriptor, $0) }) else { return nil }
+        guard let error = client.queue.flush({ bytes in
+            let written = writer(descriptor, bytes)
+            if written > 0 { client.sent &+= UInt64(written) }
+            return written
+        }) else { return nil }
         return drop(id, .failed(SystemError(operation: "send", path: path, errno: error)))
     }
 

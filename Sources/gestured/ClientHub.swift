@@ -1,5 +1,6 @@
 import GesturedCore
 import GesturedIO
+import Glibc
 
 /// The daemon's clients: the socket server, each client's subscription and partial request, the
 /// numbering and encoding of lines (`LinePublisher`), and requests (`ControlDesk`, with `Control`
@@ -8,8 +9,11 @@ final class ClientHub {
     private struct ClientState {
         var subscription = ClientSubscription()
         var framer = RequestFramer()
-        /// Who connected (`SO_PEERCRED`); nil when the kernel would not say (then no control).
+        /// Who connected (`SO_PEERCRED`, taken at connect and kept for the connection); nil
+        /// when the kernel would not say (then no control).
         var peer: PeerCredentials?
+        /// How `policy` counts it (whether it could control when it connected).
+        var connection = ConnectionPolicy.Peer(uid: nil, mayControl: false)
     }
 
     let server: UnixSocketServer
@@ -35,12 +39,49 @@ final class ClientHub {
     var logsTrace = false { didSet { updateTracing() } }
     /// Reused for every trace line of a client's format.
     private var traceLine: [UInt8] = []
+    /// Who may hold one more connection (per-user cap, the control peers' reserve).
+    private let policy: ConnectionPolicy
+    /// Clients that leave what they were sent unread (nil: `socket.readTimeout` 0, never).
+    private var stalls: StallWatch<ClientID>?
+    /// While the process is out of descriptors, the listener is not watched until then (or
+    /// until a client goes): accept would fail again at once, and the loop would spin.
+    private var acceptPausedUntil: Instant?
+    /// How long accepting pauses when the process is out of descriptors.
+    static let acceptPause = Interval(seconds: 1)
 
-    init(server: UnixSocketServer, poller: Poller, live: LivePipeline, actions: ActionRunner) {
+    init(server: UnixSocketServer, poller: Poller, live: LivePipeline, actions: ActionRunner,
+         settings: SocketSettings = SocketSettings()) {
         self.server = server
         self.poller = poller
         self.live = live
         self.actions = actions
+        policy = settings.connectionPolicy
+        stalls = settings.readTimeout.map { StallWatch(timeout: $0) }
+    }
+
+    /// When this part next has something to do without any descriptor waking it: accepting
+    /// again after running out of descriptors, checking clients that left lines unread.
+    var nextWake: Instant? {
+        switch (acceptPausedUntil, stalls?.nextCheck) {
+        case (let a?, let b?): min(a, b)
+        case (let a?, nil): a
+        case (nil, let b): b
+        }
+    }
+
+    /// Does what `nextWake` was for, if it is due.
+    func wake(now: Instant) {
+        if let until = acceptPausedUntil, until <= now { resumeAccepting() }
+        guard let due = stalls?.nextCheck, due <= now else { return }
+        let statuses = server.clientIDs.compactMap { id in
+            server.readingStatus(id).map { StallWatch<ClientID>.Status(id: id, unread: $0.unread, sent: $0.sent) }
+        }
+        for id in stalls!.check(now: now, clients: statuses) {
+            Log.limited(.warning, key: "\(id) stalled",
+                        "\(id): left what it was sent unread for \(LineEncoder.fixed(stalls!.timeout.seconds, decimals: 0)) s (socket.readTimeout), disconnected")
+            server.disconnect(id)
+            dropped(id)
+        }
     }
 
     /// Sends the pipeline's output to the clients that want each item (gesture lines by
@@ -111,7 +152,12 @@ final class ClientHub {
 
     /// Writes what this loop iteration queued: one write per client. Called once per wakeup.
     func flush() {
-        server.flushAll { id, event in if let event { report(event) } else { updateInterest(id) } }
+        var wrote = false
+        server.flushAll { id, event in
+            wrote = true
+            if let event { report(event) } else { updateInterest(id) }
+        }
+        if wrote, stalls?.nextCheck == nil { stalls?.wrote(now: MonotonicClock.now()) }
         guard !readStarts.isEmpty else { return }
         let now = MonotonicClock.now()
         for start in readStarts { latency.record(now - start) }
@@ -119,7 +165,7 @@ final class ClientHub {
     }
 
     private func report(_ event: ServerEvent) {
-        if case .dropped(let id, _) = event { clients[id] = nil; writableClients.remove(id); updateTouchReporting() }
+        if case .dropped(let id, _) = event { dropped(id) }
         switch event {
         case .accepted(let id): Log.info("\(id): connected")
         case .refused(let max): Log.limited(.warning, key: "client limit", "client refused: \(max) clients are connected already")
@@ -127,6 +173,29 @@ final class ClientHub {
         case .dropped(let id, .queueOverflow(let limit)): Log.warning("\(id): stopped reading (\(limit) bytes queued), disconnected")
         case .dropped(let id, .failed(let error)): Log.info("\(id): \(error), disconnected")
         }
+    }
+
+    /// Forgets a client the server let go; a descriptor is free again, so accepting resumes.
+    private func dropped(_ id: ClientID) {
+        clients[id] = nil
+        writableClients.remove(id)
+        updateTouchReporting()
+        if acceptPausedUntil != nil { resumeAccepting() }
+    }
+
+    /// Out of descriptors (EMFILE, ENFILE) or kernel memory: accept fails at once for every
+    /// pending connection while the listener stays readable. Stop watching it for a while.
+    private func pauseAccepting(_ error: SystemError, now: Instant) {
+        Log.limited(.warning, key: "accept paused",
+                    "accept failed: \(error); not accepting for \(LineEncoder.fixed(Self.acceptPause.seconds, decimals: 0)) s "
+                    + "or until a client goes (raise LimitNOFILE, or lower socket.maxClients)")
+        try? poller.modify(server.listenDescriptor, token: LoopToken.listenerToken, events: [])
+        acceptPausedUntil = now + Self.acceptPause
+    }
+
+    private func resumeAccepting() {
+        acceptPausedUntil = nil
+        try? poller.modify(server.listenDescriptor, token: LoopToken.listenerToken, events: .readable)
     }
 
     /// Registers `.writable` interest while the client has queued output. epoll_ctl only runs
@@ -141,25 +210,34 @@ final class ClientHub {
         if writable { writableClients.insert(id) } else { writableClients.remove(id) }
     }
 
-    /// Accepts every pending connection and greets it.
+    /// Accepts every pending connection the policy admits and greets it.
     func accept() {
         while true {
             let event: ServerEvent?
             do { event = try server.accept() } catch {
-                Log.limited(.warning, key: "accept", "accept failed: \(error)")
+                switch error.errno.rawValue {
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM: pauseAccepting(error, now: MonotonicClock.now())
+                default: Log.limited(.warning, key: "accept", "accept failed: \(error)")
+                }
                 return
             }
             guard let event else { return }
+            guard case .accepted(let id) = event, let fd = server.descriptor(of: id) else { report(event); continue }
+            var state = ClientState()
+            do { state.peer = try PeerCredentials.of(fd) } catch {
+                Log.warning("\(id): \(error); it may listen but not control")
+            }
+            state.connection = ConnectionPolicy.Peer(uid: state.peer?.uid, mayControl: control.mayControl(state.peer))
+            if let refusal = policy.admit(state.connection, connected: clients.values.lazy.map(\.connection)) {
+                Log.limited(.warning, key: "client refused", "client refused (\(state.peer.map { "\($0)" } ?? "unknown peer")): \(refusal)")
+                server.disconnect(id)
+                continue
+            }
             report(event)
-            guard case .accepted(let id) = event, let fd = server.descriptor(of: id) else { continue }
             do { try poller.add(fd, token: LoopToken.token(of: id), events: .readable) } catch {
                 Log.warning("\(id): cannot watch: \(error), disconnecting")
                 server.disconnect(id)
                 continue
-            }
-            var state = ClientState()
-            do { state.peer = try PeerCredentials.of(fd) } catch {
-                Log.warning("\(id): \(error); it may listen but not control")
             }
             if let peer = state.peer { Log.debug("\(id): \(peer)") }
             clients[id] = state

@@ -25,6 +25,9 @@ final class Control {
         layouts = ControlDesk.layouts(of: configuration)
     }
 
+    /// Whether `peer` may send control requests under the configuration in force.
+    func mayControl(_ peer: PeerCredentials?) -> Bool { authority.allows(peer) }
+
     /// Applies a control request from an authorized peer, leaving the gesture lines it causes in
     /// the pipeline's output; returns why it was refused instead (nothing changed then).
     func apply(_ request: ControlRequest, from id: ClientID, peer: PeerCredentials?) -> String? {

@@ -46,6 +46,15 @@ final class Daemon {
             actions = try ActionRunner(poller: poller)
         } catch { throw .system(error) }
         actions.configure(configuration.allViews)
+        // Every client is a descriptor: room for all the socket settings allow, and the devices,
+        // clones, actions and the loop's own beside them.
+        let needed = configuration.socket.connectionPolicy.hardLimit + DescriptorLimit.reserve
+        switch DescriptorLimit.raise(toAtLeast: needed) {
+        case .enough: break
+        case .short(let limit):
+            Log.warning("the open-file limit is \(limit) (hard limit); \(needed) would fit socket.maxClients and the rest "
+                        + "(raise LimitNOFILE, or lower socket.maxClients); clients beyond it are turned away")
+        }
         let server: UnixSocketServer
         do { server = try ListeningSocket.open(path: socketPath, settings: configuration.socket) } catch { throw .socket(error) }
 
@@ -65,7 +74,7 @@ final class Daemon {
             throw .configuration("\(error)")
         }
         live.pipeline.reportsTouches = false   // until a client subscribes to touches
-        clients = ClientHub(server: server, poller: poller, live: live, actions: actions)
+        clients = ClientHub(server: server, poller: poller, live: live, actions: actions, settings: configuration.socket)
         clients.logsTrace = trace  // `run --trace`; clients may subscribe to the trace as well
         devices = DeviceHub(poller: poller, monitor: monitor, live: live, clients: clients, configuration: configuration)
         control = Control(configuration: configuration, live: live) { [unowned devices] in devices.controlDevices }
@@ -140,7 +149,7 @@ final class Daemon {
     }
 
     private func armTimer() {
-        let deadline = live.pipeline.nextDeadline
+        let deadline = [live.pipeline.nextDeadline, clients.nextWake].compactMap { $0 }.min()
         guard deadline != armedDeadline else { return }
         do { try timer.arm(at: deadline); armedDeadline = deadline } catch {
             Log.limited(.error, key: "timerfd", "cannot arm the deadline timer: \(error)")
@@ -160,7 +169,7 @@ final class Daemon {
             for item in ready {
                 switch LoopToken(item.token) {
                 case .listener: clients.accept()
-                case .timer: armedDeadline = nil; fireDeadlines()
+                case .timer: armedDeadline = nil; fireDeadlines(); clients.wake(now: MonotonicClock.now())
                 case .signals: handleSignals()
                 case .watchdog: supervisor.watchdogFired()
                 case .hotplug: devices.hotplug()

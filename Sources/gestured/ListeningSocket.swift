@@ -9,8 +9,9 @@ enum ListeningSocket {
     /// must be a single listening Unix stream socket), else binds `path` with the settings' mode
     /// and, when the group exists and this process may give files to it, their group (by default
     /// `gestured`, which `make install` creates with sysusers.d or groupadd: touch positions can
-    /// reveal what is typed on an on-screen keyboard, so not everyone may read them). The client
-    /// cap and per-client queue limit apply either way.
+    /// reveal what is typed on an on-screen keyboard, so not everyone may read them). The
+    /// per-client queue limit applies either way; the server holds at most the connection
+    /// policy's hard limit, and `ClientHub` decides who gets one (`ConnectionPolicy`).
     static func open(path: String, settings: SocketSettings) throws(SocketServerError) -> UnixSocketServer {
         let passed: [SocketActivation.Passed]
         do { passed = try SocketActivation.takeFromEnvironment() } catch { throw .activation(error) }
@@ -28,7 +29,7 @@ enum ListeningSocket {
             }
             Log.info("using the socket passed by the service manager (\(bound))")
             return try UnixSocketServer(adopting: passed[0].descriptor, path: bound.isEmpty ? path : bound,
-                                        maxQueuedBytes: settings.maximumQueuedBytes, maxClients: settings.maximumClients)
+                                        maxQueuedBytes: settings.maximumQueuedBytes, maxClients: settings.connectionPolicy.hardLimit)
         }
         var group: gid_t?
         if let name = settings.group {
@@ -39,7 +40,7 @@ enum ListeningSocket {
             }
         }
         return try UnixSocketServer(path: path, maxQueuedBytes: settings.maximumQueuedBytes,
-                                    maxClients: settings.maximumClients, permissions: mode_t(settings.mode), group: group)
+                                    maxClients: settings.connectionPolicy.hardLimit, permissions: mode_t(settings.mode), group: group)
     }
 
     /// The group's id when it exists and this process may `chown` a file to it: as root, or as

@@ -16,7 +16,7 @@ import GesturedCore
                 day: {},
               },
               control: { uids: [1000], groups: ["kiosk", 1001] },
-              socket: { mode: "0600", group: null, maxClients: 8, maxQueuedBytes: 65536 },
+              socket: { mode: "0600", group: null, maxClients: 8, maxClientsPerUser: 2, maxQueuedBytes: 65536, readTimeout: 0 },
             }
             """))
         #expect(configuration.layouts == [
@@ -29,7 +29,9 @@ import GesturedCore
         #expect(configuration.control == ControlPolicy(uids: [1000], groups: [.name("kiosk"), .id(1001)]))
         var socket = SocketSettings()
         socket.mode = 0o600; socket.group = nil; socket.maximumClients = 8; socket.maximumQueuedBytes = 65536
+        socket.maximumClientsPerUser = 2; socket.readTimeout = nil
         #expect(configuration.socket == socket)
+        #expect(configuration.socket.connectionPolicy == ConnectionPolicy(maximumClients: 8, maximumPerUser: 2))
     }
 
     @Test func defaults() throws {
@@ -37,7 +39,21 @@ import GesturedCore
         #expect(configuration.layouts.isEmpty && configuration.control == ControlPolicy())
         #expect(configuration.socket.mode == 0o660 && configuration.socket.group == "gestured")
         #expect(configuration.socket.maximumClients == 64 && configuration.socket.maximumQueuedBytes == 262144)
+        #expect(configuration.socket.maximumClientsPerUser == 16 && configuration.socket.readTimeout == Interval(seconds: 30))
         #expect(configuration.views[0].gestures[0].action == nil)
+    }
+
+    /// The per-user cap is clamped to maxClients when it exceeds it (a cap above the total
+    /// means none); a negative read timeout is an error, 0 turns it off.
+    @Test func connectionLimits() throws {
+        let clamped = try #require(parsed("{ \(Self.views), socket: { maxClients: 4, maxClientsPerUser: 10 } }"))
+        #expect(clamped.socket.connectionPolicy == ConnectionPolicy(maximumClients: 4, maximumPerUser: 4))
+        #expect(GesturedConfigTests.diagnostics("""
+            { \(Self.views), socket: { maxClientsPerUser: 0, readTimeout: -1 } }
+            """).map { String($0.drop { $0 != " " }.dropFirst()) } == [
+            "socket.maxClientsPerUser: must be at least 1, found 0",
+            "socket.readTimeout: must be between 0 and 86400, found -1",
+        ])
     }
 
     @Test func gestureAction() throws {

@@ -70,6 +70,11 @@ import Testing
             #expect(service.contains(required), "missing \(required)")
         }
         #expect(service.contains { $0.hasPrefix("WatchdogSec=") })
+        // Room for the most clients a configuration may allow, and the rest: accept never runs
+        // out of descriptors within the configured limits (the daemon cannot raise it itself
+        // under the filter, which leaves out setrlimit).
+        let files = try #require(service.first { $0.hasPrefix("LimitNOFILE=") }.flatMap { Int($0.dropFirst("LimitNOFILE=".count)) })
+        #expect(files >= ConnectionPolicy(maximumClients: SocketSettings.maximumClientsLimit, maximumPerUser: 1).hardLimit + DescriptorLimit.reserve)
         #expect(!service.contains { $0.hasPrefix("PrivateDevices=") || $0.hasPrefix("PrivateNetwork=") })
         // 252 (Debian 12) does not know notify-reload.
         #expect(!service.contains("Type=notify-reload"))

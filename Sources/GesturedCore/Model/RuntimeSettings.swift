@@ -48,14 +48,34 @@ public struct SocketSettings: Hashable, Sendable {
     /// The dedicated group the install step creates.
     public static let defaultGroup = "gestured"
     public static let defaultMaximumClients = 64
+    /// The most clients a configuration may allow: each costs a descriptor and a queue
+    /// (gestured.service's LimitNOFILE has room for them).
+    public static let maximumClientsLimit = 1024
+    /// A quarter of the default `maximumClients`: one user (a script gone wrong, or someone
+    /// holding connections open on purpose) cannot take them all; peers that may control are
+    /// exempt and have their own reserve (`ConnectionPolicy`). D-Bus caps connections per user
+    /// the same way (`max_connections_per_user`).
+    public static let defaultMaximumClientsPerUser = 16
     /// Per client: about a thousand gesture lines, several seconds of a busy stream.
     public static let defaultMaximumQueuedBytes = 256 << 10
+    /// How long a client may leave what it was sent unread (`StallWatch`): long enough for a
+    /// script busy with a slow command, short enough that connections that never read (which
+    /// only hold a slot) do not pile up.
+    public static let defaultReadTimeout = Interval(seconds: 30)
 
     public var mode: UInt32 = SocketSettings.defaultMode
     /// nil: the socket keeps the daemon's group.
     public var group: String? = SocketSettings.defaultGroup
     public var maximumClients = SocketSettings.defaultMaximumClients
+    public var maximumClientsPerUser = SocketSettings.defaultMaximumClientsPerUser
     public var maximumQueuedBytes = SocketSettings.defaultMaximumQueuedBytes
+    /// nil: a client may leave its lines unread forever (only its queue's limit applies).
+    public var readTimeout: Interval? = SocketSettings.defaultReadTimeout
+
+    /// Who may hold a connection, from these settings.
+    public var connectionPolicy: ConnectionPolicy {
+        ConnectionPolicy(maximumClients: maximumClients, maximumPerUser: min(maximumClientsPerUser, maximumClients))
+    }
 
     public init() {}
 }
