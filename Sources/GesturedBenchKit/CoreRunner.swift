@@ -7,7 +7,7 @@ import GesturedCore
 public struct CoreRunner {
     public private(set) var pipeline: GesturePipeline
     public let device: GesturePipeline.DeviceID
-    private var output: [GesturePipeline.Output] = []
+    private var batch = Batch()
     private var subscription = ClientSubscription()
     /// The encoded lines of the current frame; cleared, capacity kept, every frame.
     public private(set) var bytes: [UInt8] = []
@@ -32,26 +32,23 @@ public struct CoreRunner {
             clone = CloneEncoder(slotCount: Scenario.device.slotCount, hasTouchButton: false)
             cloneEvents.reserveCapacity(256)
         }
-        output.reserveCapacity(256)
         bytes.reserveCapacity(1 << 16)
     }
 
     /// Feeds one frame's events, then encodes what the client wants.
     @inline(never)
     public mutating func run(_ events: ArraySlice<RawEvent>) {
-        output.removeAll(keepingCapacity: true)
-        for event in events { pipeline.handle(event, from: device, into: &output) }
+        pipeline.handle(events, from: device, into: &batch)
         bytes.removeAll(keepingCapacity: true)
-        for item in output where subscription.wants(item) {
+        for item in batch.outputs where subscription.wants(item) {
             seq += 1
             LineEncoder.output(item, seq: seq, format: .text, into: &bytes)
             lines += 1
         }
         if clone != nil {
             cloneEvents.removeAll(keepingCapacity: true)
-            clone!.encode(pipeline.forwarded[...], into: &cloneEvents)
+            clone!.encode(batch.forwarded[...], into: &cloneEvents)
             forwardedEvents += cloneEvents.count
-            pipeline.removeForwarded()
         }
     }
 

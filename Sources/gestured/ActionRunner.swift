@@ -31,8 +31,12 @@ final class ActionRunner {
 
     private let poller: Poller
     let timer: DeadlineTimer
-    private var actions: [String: GestureAction] = [:]
-    private var queues: [String: CommandQueue<[(name: String, value: String)]>] = [:]
+    /// A run: the command, and the variables of the gesture event that asked for it.
+    private typealias Job = (action: GestureAction, variables: [(name: String, value: String)])
+    private var queues: [String: CommandQueue<Job>] = [:]
+    /// The gestures the configuration in force gives an action (`configure`): a run still
+    /// waiting when a reload took its action away is dropped.
+    private var configured: Set<String> = []
     private var running: [UInt64: Running] = [:]
     private var nextIndex: UInt64 = 0
     private var armed: Instant?
@@ -44,24 +48,26 @@ final class ActionRunner {
         timer = try DeadlineTimer()
     }
 
-    /// The actions of a (re)loaded configuration, by gesture id. Commands already running go on.
+    /// The gestures of a (re)loaded configuration that have an action. Commands already running
+    /// go on.
     func configure(_ views: [ViewSpec]) {
-        actions = [:]
+        configured = []
         func collect(_ views: [ViewSpec]) {
             for view in views {
-                for gesture in view.gestures { if let action = gesture.action { actions[gesture.id] = action } }
+                for gesture in view.gestures where gesture.action != nil { configured.insert(gesture.id) }
                 collect(view.subviews)
             }
         }
         collect(views)
     }
 
-    /// A gesture event was produced: runs its action if it has one for this state.
-    func handle(_ event: GestureEvent, seq: UInt64, now: Instant) {
-        guard !stopping, let action = actions[event.name], action.state == event.state else { return }
+    /// Runs `action` for `event`, whose line was numbered `seq` (the pipeline decided it: the
+    /// event reached the state its configured action runs on, `Batch.actions`).
+    func run(_ action: GestureAction, for event: GestureEvent, seq: UInt64, now: Instant) {
+        guard !stopping else { return }
         let variables = GestureEnvironment.variables(of: event, seq: seq)
-        switch queues[event.name, default: CommandQueue()].submit(variables) {
-        case .start(let job): start(event.name, action, job, now: now)
+        switch queues[event.name, default: CommandQueue()].submit((action, variables)) {
+        case .start(let job): start(event.name, job.action, job.variables, now: now)
         case .queued(let replaced):
             if replaced != nil {
                 Log.limited(.info, key: "action \(event.name) replaced",
@@ -161,12 +167,12 @@ final class ActionRunner {
     private func finished(_ gesture: String, now: Instant) {
         guard !stopping else { return }
         guard case .start(let job) = queues[gesture, default: CommandQueue()].finished() else { return }
-        guard let action = actions[gesture] else {
+        guard configured.contains(gesture) else {
             // Reloaded without the action: the waiting run is dropped.
             _ = queues[gesture]?.finished()
             return
         }
-        start(gesture, action, job, now: now)
+        start(gesture, job.action, job.variables, now: now)
     }
 
     /// The timeout timer fired: SIGTERM the late ones, SIGKILL those that ignored it.

@@ -19,7 +19,6 @@ final class ClientHub {
     let server: UnixSocketServer
     private let poller: Poller
     private let live: LivePipeline
-    private let actions: ActionRunner
     /// Set once the control part exists (it needs the device hub, which needs this hub).
     var control: Control!
     /// What each client asked for, and its partial request line.
@@ -49,12 +48,10 @@ final class ClientHub {
     /// How long accepting pauses when the process is out of descriptors.
     static let acceptPause = Interval(seconds: 1)
 
-    init(server: UnixSocketServer, poller: Poller, live: LivePipeline, actions: ActionRunner,
-         settings: SocketSettings = SocketSettings()) {
+    init(server: UnixSocketServer, poller: Poller, live: LivePipeline, settings: SocketSettings = SocketSettings()) {
         self.server = server
         self.poller = poller
         self.live = live
-        self.actions = actions
         policy = settings.connectionPolicy
         stalls = settings.readTimeout.map { StallWatch(timeout: $0) }
     }
@@ -84,24 +81,21 @@ final class ClientHub {
         }
     }
 
-    /// Sends the pipeline's output to the clients that want each item (gesture lines by
-    /// default; touch lines and failed states to subscribers; filters per client), and each
-    /// gesture to the action runner.
-    func publish() {
-        if live.pipeline.tracesTransitions { publishTrace(live.pipeline.drainTrace()) }
-        guard !live.output.isEmpty else { return }
+    /// Sends a batch's outputs to the clients that want each item (gesture lines by default;
+    /// touch lines and failed states to subscribers; filters per client), in order; `each` gets
+    /// every output's index and its line's seq (the last one sent when nobody received it: an
+    /// action's `GESTURE_SEQ`).
+    func publish(_ outputs: [GesturePipeline.Output], each: (Int, UInt64) -> Void) {
         // Once per batch, not per item: the server sorts its ids on every call. A client dropped
         // while sending is skipped, as its state is gone.
         let recipients = server.clientIDs
-        for item in live.output {
+        for (index, item) in outputs.enumerated() {
             if case .gesture(let g) = item { Log.debug("\(g.name): \(g.state.rawValue)") }
             let merge = LineMerge(item)
             let seq = publisher.publish(item, to: recipients, subscription: { clients[$0]?.subscription },
                                         send: { send($1, to: $0, merge: merge) })
-            // GESTURE_SEQ: the line's seq, or the last one sent when nobody received this line.
-            if case .gesture(let g) = item { actions.handle(g, seq: seq, now: MonotonicClock.now()) }
+            each(index, seq)
         }
-        live.output.removeAll(keepingCapacity: true)
     }
 
     /// Sends one line to every client, each in its format.
@@ -146,6 +140,9 @@ final class ClientHub {
     private func send(_ bytes: [UInt8], to id: ClientID, merge: LineMerge = .never) {
         if let event = server.enqueue(bytes, to: id, merge: merge) { report(event) }
     }
+
+    /// Queues the answer to a client's control request (ahead of the lines it caused).
+    func reply(_ line: String, to id: ClientID) { send(Array(line.utf8), to: id) }
 
     /// A device's events were read at `start`; their lines go out with this wakeup's `flush`.
     func read(at start: Instant) { readStarts.append(start) }
@@ -262,16 +259,19 @@ final class ClientHub {
         state.framer.append(bytes)
         while let item = state.framer.next() {
             let peer = state.peer
-            let outcome = ControlDesk.answer(item, subscription: &state.subscription,
-                                             control: { control.apply($0, from: id, peer: peer) },
+            // The subscription is stored before a control request runs: its batch is published
+            // to this client too.
+            clients[id] = state
+            var subscription = state.subscription
+            let outcome = ControlDesk.answer(item, subscription: &subscription,
+                                             control: { control.apply($0, from: id, peer: peer, format: $1) },
                                              stats: statsLine(format:))
+            state.subscription = subscription
             if let line = outcome.accepted { Log.debug("\(id): \(line)") }
             if let message = outcome.badRequest { Log.limited(.info, key: "\(id) bad request", "\(id): bad request: \(message)") }
-            clients[id] = state
+            if clients[id] != nil { clients[id] = state }
             if case .line = item { updateTouchReporting() }
-            send(Array(outcome.answer.utf8), to: id)
-            // What a control request cancelled goes out after its answer.
-            publish()
+            if let answer = outcome.answer { send(Array(answer.utf8), to: id) }
             guard clients[id] != nil else { return }   // dropped while answering
         }
         clients[id] = state   // the framer's progress, when there was no complete line

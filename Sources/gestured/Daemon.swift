@@ -20,6 +20,7 @@ final class Daemon {
     private let devices: DeviceHub
     private let clients: ClientHub
     private let control: Control
+    private let shell: Shell
     private let configPath: String?
     private var running = true
     private var armedDeadline: Instant?
@@ -45,7 +46,6 @@ final class Daemon {
             timer = try DeadlineTimer()
             actions = try ActionRunner(poller: poller)
         } catch { throw .system(error) }
-        actions.configure(configuration.allViews)
         // Every client is a descriptor: room for all the socket settings allow, and the devices,
         // clones, actions and the loop's own beside them.
         let needed = configuration.socket.connectionPolicy.hardLimit + DescriptorLimit.reserve
@@ -55,6 +55,7 @@ final class Daemon {
             Log.warning("the open-file limit is \(limit) (hard limit); \(needed) would fit socket.maxClients and the rest "
                         + "(raise LimitNOFILE, or lower socket.maxClients); clients beyond it are turned away")
         }
+        actions.configure(configuration.allViews)
         let server: UnixSocketServer
         do { server = try ListeningSocket.open(path: socketPath, settings: configuration.socket) } catch { throw .socket(error) }
 
@@ -74,11 +75,14 @@ final class Daemon {
             throw .configuration("\(error)")
         }
         live.pipeline.reportsTouches = false   // until a client subscribes to touches
-        clients = ClientHub(server: server, poller: poller, live: live, actions: actions, settings: configuration.socket)
+        clients = ClientHub(server: server, poller: poller, live: live, settings: configuration.socket)
         clients.logsTrace = trace  // `run --trace`; clients may subscribe to the trace as well
         devices = DeviceHub(poller: poller, monitor: monitor, live: live, clients: clients, configuration: configuration)
-        control = Control(configuration: configuration, live: live) { [unowned devices] in devices.controlDevices }
+        control = Control(configuration: configuration, live: live)
         clients.control = control
+        let shell = Shell(clients: clients, actions: actions, live: live) { [weak devices] in devices }
+        live.outlet = { [unowned shell] batch, requester in shell.carryOut(batch, requester: requester) }
+        self.shell = shell
 
         do {
             try poller.add(server.listenDescriptor, token: LoopToken.listenerToken, events: .readable)
@@ -143,9 +147,7 @@ final class Daemon {
 
     private func fireDeadlines() {
         _ = try? timer.acknowledge()
-        live.output.removeAll(keepingCapacity: true)
-        live.pipeline.advance(to: MonotonicClock.now(), into: &live.output)
-        clients.publish()
+        live.advance(to: MonotonicClock.now())
     }
 
     private func armTimer() {
@@ -183,7 +185,6 @@ final class Daemon {
             // What this iteration's reads, deadlines and control requests decided for the clones,
             // then for the clients, each in one write.
             devices.writeForwarded()
-            clients.publishTrace(live.pipeline.drainTrace())   // what no batch took, e.g. recognizer bugs
             clients.flush()
             supervisor.update(devices: devices.count, clients: clients.count)
         }

@@ -36,26 +36,31 @@ extension DeviceHub {
         }
     }
 
-    /// Writes what the pipeline decided to forward, per clone, then empties it. The loop calls it
-    /// at the end of every iteration, whatever fed the pipeline (a read, a deadline, a control
-    /// request); what changes or closes clones (reload, removal, shutdown) calls it first.
+    /// Queues what a batch forwards, to be written at the end of the loop iteration
+    /// (`writeForwarded`): one write per clone per iteration, however many batches.
+    func enqueueForwarded(_ forwarded: [ForwardedTouch]) {
+        pendingForwarded += forwarded
+    }
+
+    /// Writes what was queued for the clones, then empties the queue. The loop calls it at the
+    /// end of every iteration; what changes or closes clones (reload, removal, shutdown) calls
+    /// it first.
     func writeForwarded() {
-        guard !live.pipeline.forwarded.isEmpty else { return }
+        guard !pendingForwarded.isEmpty else { return }
         writeRuns()
-        live.pipeline.removeForwarded()
+        pendingForwarded.removeAll(keepingCapacity: true)
     }
 
     /// Each run of consecutive forwards of one device becomes that clone's frames, one write.
     private func writeRuns() {
-        let forwarded = live.pipeline.forwarded
         var start = 0
-        while start < forwarded.count {
-            let id = forwarded[start].device
+        while start < pendingForwarded.count {
+            let id = pendingForwarded[start].device
             var end = start + 1
-            while end < forwarded.count && forwarded[end].device == id { end += 1 }
+            while end < pendingForwarded.count && pendingForwarded[end].device == id { end += 1 }
             if let token = devices.first(where: { $0.value.id == id && $0.value.clone != nil })?.key {
                 cloneEvents.removeAll(keepingCapacity: true)
-                devices[token]!.encoder!.encode(forwarded[start..<end], into: &cloneEvents)
+                devices[token]!.encoder!.encode(pendingForwarded[start..<end], into: &cloneEvents)
                 do { try devices[token]!.clone!.write(cloneEvents) } catch {
                     Log.limited(.error, key: "\(devices[token]!.info.sysname) clone write",
                                 "\(devices[token]!.info.sysname): writing to its clone failed: \(error)")

@@ -87,13 +87,11 @@ extension DeviceHub {
                                               rotation: rule?.rotation ?? .none))
         }
         let before = Self.describe(live.pipeline.screens)
-        live.output.removeAll(keepingCapacity: true)
-        try live.pipeline.reload(configuration: fresh, sizes: sizes, now: MonotonicClock.now(), into: &live.output)
+        try live.reload(fresh, sizes: sizes, now: MonotonicClock.now())
         writeForwarded()   // touches whose view's rules changed, cancelled in the application
         let after = Self.describe(live.pipeline.screens)
         Log.info(before == after ? "screens rebuilt: \(after); running gestures cancelled"
                                  : "screens rebuilt: \(before) → \(after); running gestures cancelled")
-        clients.publish()
         configuration = fresh
 
         for i in plans.indices {
@@ -136,11 +134,9 @@ extension DeviceHub {
         let label = "\(device.info.sysname) (\(device.info.name))"
         let now = MonotonicClock.now()
         // The clone stays: the application's touches on it end here, not with the device.
-        live.pipeline.cancelForwarded(device: device.id, now: now)
+        live.cancelForwarded(device: device.id, now: now)
         writeForwarded()
-        live.output.removeAll(keepingCapacity: true)
-        live.pipeline.removeDevice(device.id, now: now, into: &live.output)
-        clients.publish()
+        live.remove(device.id, now: now)
         do {
             device.id = try live.pipeline.addDevice(device.description, rule: rule, fallbackCalibration: udevCalibration,
                                                     screen: screen)

@@ -39,13 +39,10 @@ final class DeviceHub {
     private var events: [RawEvent] = []
     /// Scratch buffer reused for every write to a clone.
     var cloneEvents: [RawEvent] = []
+    /// What the batches of this loop iteration forward, written at its end (`writeForwarded`).
+    var pendingForwarded: [ForwardedTouch] = []
 
     var count: Int { devices.count }
-
-    /// The open devices as control requests match them, in the order they were opened.
-    var controlDevices: [ControlDesk.Device] {
-        devices.keys.sorted().map { ControlDesk.Device(sysname: devices[$0]!.info.sysname, id: devices[$0]!.id) }
-    }
 
     /// The udev monitor, then the devices present now that the configuration admits.
     ///
@@ -115,8 +112,7 @@ final class DeviceHub {
         nextToken += 1
         do { try poller.add(evdev.descriptor, token: token, events: .readable) } catch {
             Log.warning("\(info.sysname): cannot watch: \(error), ignoring")
-            var discarded: [GesturePipeline.Output] = []
-            live.pipeline.removeDevice(id, now: MonotonicClock.now(), into: &discarded)
+            live.remove(id, now: MonotonicClock.now())
             clone?.close()
             evdev.close()
             return
@@ -136,10 +132,8 @@ final class DeviceHub {
     func close(token: UInt64, reason: String) {
         guard let device = devices.removeValue(forKey: token) else { return }
         try? poller.remove(device.evdev.descriptor)
-        live.output.removeAll(keepingCapacity: true)
-        live.pipeline.removeDevice(device.id, now: MonotonicClock.now(), into: &live.output)
-        clients.publish()
-        writeForwarded()
+        live.remove(device.id, now: MonotonicClock.now())
+        writeForwarded()   // what was decided for its clone before it goes
         if let clone = device.clone {
             clone.close()
             Log.info("\(clone.name): removed with its device")
@@ -164,11 +158,8 @@ final class DeviceHub {
         // (or, under umockdev, the emulator's) time, not the daemon's.
         let readStart = MonotonicClock.now()
         if !device.monotonic { for i in events.indices { events[i].time = readStart } }   // their read time
-        live.output.removeAll(keepingCapacity: true)
-        live.handle(events, from: device.id)
-        clients.publish()
+        live.read(events, from: device.id)
         clients.read(at: readStart)   // its latency is recorded once the lines are written
-        DeviceCandidate.logAnomalies(live.pipeline.takeAnomalies(of: device.id), sysname: device.info.sysname)
         switch status {
         case .drained:
             if ready.contains(.hangup) || ready.contains(.error) { close(token: token, reason: "hung up") }
@@ -184,13 +175,8 @@ final class DeviceHub {
     /// closes the devices: the daemon is stopping.
     func closeAll() {
         // The application first sees every forwarded touch cancelled and lifted, then the clones go.
-        live.pipeline.cancelForwarded(now: MonotonicClock.now())
+        live.shutdown(now: MonotonicClock.now())
         writeForwarded()
-        live.output.removeAll(keepingCapacity: true)
-        for token in devices.keys.sorted() {
-            if let device = devices[token] { live.pipeline.removeDevice(device.id, now: MonotonicClock.now(), into: &live.output) }
-        }
-        clients.publish()
         for device in devices.values {
             device.clone?.close()
             device.evdev.close()

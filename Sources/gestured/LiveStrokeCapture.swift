@@ -38,8 +38,7 @@ enum LiveStrokeCapture {
             guard session != nil else { return false }
             for event in new {
                 session!.handle(event, of: 0)
-                for case .touch(let touch) in session!.output where touch.update.phase != .cancelled { collector.add(touch) }
-                session!.clear()
+                for case .touch(let touch) in session!.batch.outputs where touch.update.phase != .cancelled { collector.add(touch) }
             }
             return !collector.strokes.isEmpty
         }

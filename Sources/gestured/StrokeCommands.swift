@@ -84,7 +84,7 @@ enum StrokeCommands {
         }
         var collector = StrokeCollector()
         try RecordingStream.play(&streams, session: &session) { session in
-            for case .touch(let touch) in session.output { collector.add(touch) }
+            for case .touch(let touch) in session.batch.outputs { collector.add(touch) }
         }
         return collector.strokes
     }

@@ -1,3 +1,4 @@
+import GesturedTestSupport
 import Testing
 @testable import GesturedCore
 
@@ -25,11 +26,11 @@ struct DaemonPartsTests {
     static func tapOutputs() throws -> [GesturePipeline.Output] {
         var run = try Run()
         let a = try run.pipeline.addDevice(panel)
-        var outputs: [GesturePipeline.Output] = []
+        var outputs = Decisions()
         for e in contactEvents(id: 1, x: 500, y: 500, ms: 0) + contactEvents(id: -1, ms: 40) {
             run.pipeline.handle(e, from: a, into: &outputs)
         }
-        return outputs
+        return outputs.outputs
     }
 
     @Test func eachClientGetsWhatItSubscribedToNumberedByLinesSentToAnyone() throws {
@@ -83,11 +84,11 @@ struct DaemonPartsTests {
     @Test func requestLinesAreAnsweredInTheClientsFormat() {
         var subscription = ClientSubscription()
         func answer(_ item: RequestFramer.Item, refuse: String? = nil) -> ControlDesk.Outcome {
-            ControlDesk.answer(item, subscription: &subscription, control: { _ in refuse }, stats: { "stats \($0)\n" })
+            ControlDesk.answer(item, subscription: &subscription, control: { _, _ in refuse }, stats: { "stats \($0)\n" })
         }
         #expect(answer(.line("ping")) == .init(answer: "ok command=ping\n", accepted: "ping"))
         #expect(answer(.line("frobnicate")).badRequest != nil)
-        #expect(answer(.line("frobnicate")).answer.hasPrefix("error "))
+        #expect(answer(.line("frobnicate")).answer?.hasPrefix("error ") == true)
         #expect(answer(.tooLong).answer == "error command=\"\" message=\"request longer than 1024 bytes\"\n")
         #expect(answer(.line("stats")) == .init(answer: "stats text\n", accepted: "stats"))
         #expect(answer(.line("format json")).answer == "{\"event\":\"ok\",\"command\":\"format\"}\n")
@@ -102,7 +103,7 @@ struct DaemonPartsTests {
     @Test func controlChangesThePipelineOrSaysWhyNot() throws {
         var run = try Run()
         let a = try run.pipeline.addDevice(Self.panel)
-        var output: [GesturePipeline.Output] = []
+        var output = Batch()
         let now = Instant(microseconds: 0)
         let devices = [ControlDesk.Device(sysname: "event3", id: a)]
         let layouts = [ControlDesk.ScreenLayouts(screen: nil, layouts: [
@@ -122,7 +123,8 @@ struct DaemonPartsTests {
         #expect(run.pipeline.engine.tree.nodes[corner].frame == frame(0, 0, 10, 10))
         #expect(apply(.rotate(device: "event*", .quarter)) == nil)
         #expect(run.pipeline.geometry(of: a)?.rotation == .quarter)
-        #expect(output.isEmpty)
+        #expect(output.outputs.isEmpty)
+        #expect(output.reply == "ok command=rotate\n")
         #expect(ControlDesk.describe(.view("corner", .frame(frame(1, 2, 3, 4)))) == "corner 1.00 2.00 3.00 4.00")
     }
 }

@@ -1,3 +1,4 @@
+import GesturedTestSupport
 import Testing
 @testable import GesturedCore
 
@@ -16,7 +17,7 @@ struct DeviceOrientationTests {
     static func strokeAlongDeviceX(rule: DeviceRule?, fallbackCalibration: [Double]? = nil) throws -> [GestureEvent] {
         var pipeline = try GesturePipeline(configuration: config, screen: config.screen!)
         let device = try pipeline.addDevice(panel, rule: rule, fallbackCalibration: fallbackCalibration)
-        var output: [GesturePipeline.Output] = []
+        var output = Decisions()
         func frame(_ ms: Int64, _ events: [(UInt16, Int32)]) {
             let t = Instant(microseconds: ms * 1000)
             for (code, value) in events { pipeline.handle(RawEvent(time: t, type: EventCode.EV_ABS, code: code, value: value), from: device, into: &output) }
@@ -26,7 +27,7 @@ struct DeviceOrientationTests {
         for step in 1...5 { frame(Int64(step) * 20, [(EventCode.ABS_MT_POSITION_X, 400 + Int32(step) * 240)]) }
         frame(100, [(EventCode.ABS_MT_TRACKING_ID, -1)])
         while let deadline = pipeline.nextDeadline { pipeline.advance(to: deadline, into: &output) }
-        return output.compactMap { if case .gesture(let g) = $0, g.state == .ended { g } else { nil } }
+        return output.outputs.compactMap { if case .gesture(let g) = $0, g.state == .ended { g } else { nil } }
     }
 
     /// Rotation is the panel's mounting, clockwise: its +x points down the screen at 90°, left at
@@ -71,7 +72,7 @@ struct DeviceOrientationTests {
         let device = try run.pipeline.addDevice(GesturePipelineTests.panel)
         run.contact(device, slot: 0, id: 1, x: 100, y: 100, ms: 0)
         run.contact(device, slot: 0, id: 1, x: 200, y: 100, ms: 20)
-        var output: [GesturePipeline.Output] = []
+        var output = Decisions()
         let t = Instant(microseconds: 50_000)
         for (type, code, value) in [(EventCode.EV_SYN, EventCode.SYN_DROPPED, Int32(0)),
                                     (EventCode.EV_ABS, EventCode.ABS_MT_SLOT, 0), (EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, -1),

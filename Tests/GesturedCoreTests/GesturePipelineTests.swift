@@ -1,3 +1,4 @@
+import GesturedTestSupport
 import Testing
 @testable import GesturedCore
 
@@ -16,12 +17,12 @@ struct GesturePipelineTests {
         init(_ config: Configuration = GesturePipelineTests.config) throws {
             pipeline = try GesturePipeline(configuration: config, screen: config.screen!)
         }
-        mutating func record(_ output: [GesturePipeline.Output]) {
-            for o in output { seq += 1; lines.append(String(LineEncoder.output(o, seq: seq, format: .text).dropLast())) }
+        mutating func record(_ output: Decisions) {
+            for o in output.outputs { seq += 1; lines.append(String(LineEncoder.output(o, seq: seq, format: .text).dropLast())) }
         }
         /// A contact in `slot` going down at (x, y) or, with `id` -1, lifting, at `ms`.
         mutating func contact(_ device: GesturePipeline.DeviceID, slot: Int32, id: Int32, x: Int32 = 0, y: Int32 = 0, ms: Int64) {
-            var output: [GesturePipeline.Output] = []
+            var output = Decisions()
             for e in contactEvents(slot: slot, id: id, x: x, y: y, ms: ms) { pipeline.handle(e, from: device, into: &output) }
             record(output)
         }
@@ -47,7 +48,7 @@ struct GesturePipelineTests {
         var run = try Run()
         let a = try run.pipeline.addDevice(Self.panel)
         run.contact(a, slot: 1, id: 9, x: 500, y: 500, ms: 0)
-        var output: [GesturePipeline.Output] = []
+        var output = Decisions()
         run.pipeline.removeDevice(a, now: Instant(microseconds: 20_000), into: &output)
         run.record(output)
         #expect(run.lines == [
@@ -64,7 +65,7 @@ struct GesturePipelineTests {
         var run = try Run()
         let a = try run.pipeline.addDevice(Self.panel)
         run.contact(a, slot: 0, id: 1, x: 500, y: 500, ms: 0)
-        var output: [GesturePipeline.Output] = []
+        var output = Decisions()
         try run.pipeline.reload(configuration: Self.config, now: Instant(microseconds: 10_000), into: &output)
         run.record(output)
         run.contact(a, slot: 0, id: -1, ms: 30)          // the old touch: no tap from the new engine
@@ -82,7 +83,7 @@ struct GesturePipelineTests {
         var run = try Run()
         let a = try run.pipeline.addDevice(Self.panel)
         run.contact(a, slot: 0, id: 1, x: 50, y: 50, ms: 0)
-        var output: [GesturePipeline.Output] = []
+        var output = Decisions()
         let other = Configuration(screen: Size(width: 999, height: 999), views: [
             ViewSpec(id: "top", subviews: [ViewSpec(id: "left", frame: frame(0, 0, 100, 999))]),
         ])
@@ -113,7 +114,7 @@ struct GesturePipelineTests {
         run.contact(a, slot: 0, id: 1, x: 150, y: 100, ms: 10)       // leftDrag begins
         run.contact(b, slot: 0, id: 1, x: 700, y: 100, ms: 20)
         run.contact(b, slot: 0, id: 1, x: 750, y: 100, ms: 30)       // rightDrag begins
-        var output: [GesturePipeline.Output] = []
+        var output = Decisions()
         let t = Instant(microseconds: 40_000)
         for e in [RawEvent(time: t, type: EventCode.EV_SYN, code: EventCode.SYN_DROPPED, value: 0),
                   RawEvent(time: t, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0)] {
@@ -138,7 +139,7 @@ struct GesturePipelineTests {
         run.contact(b, slot: 0, id: 1, x: 500, y: 500, ms: 0)
         run.contact(b, slot: 0, id: -1, ms: 40)                     // a tap on event4, by a frame
         run.contact(a, slot: 0, id: 1, x: 500, y: 500, ms: 1000)
-        var output: [GesturePipeline.Output] = []
+        var output = Decisions()
         run.pipeline.advance(to: Instant(microseconds: 1_200_000), into: &output)   // a hold on event3, by its deadline
         run.record(output)
         let gestures = run.lines.filter { $0.hasPrefix("gesture") && !$0.contains(" failed ") }

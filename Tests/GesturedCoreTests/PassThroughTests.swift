@@ -1,3 +1,4 @@
+import GesturedTestSupport
 import Testing
 @testable import GesturedCore
 
@@ -41,11 +42,10 @@ struct PassThroughScript {
     }
 
     mutating func feed(_ events: [RawEvent]) {
-        var output: [GesturePipeline.Output] = []
+        var batch = Batch()
         for e in events {
-            pipeline.handle(e, from: device, into: &output)
-            record(output)
-            output.removeAll()
+            pipeline.handle(CollectionOfOne(e), from: device, into: &batch)
+            record(batch)
         }
     }
 
@@ -56,22 +56,25 @@ struct PassThroughScript {
     /// Fires the deadlines up to `ms`, each at its own instant.
     mutating func advance(to ms: Int64) {
         let end = Instant(microseconds: ms * 1000)
-        var output: [GesturePipeline.Output] = []
+        var batch = Batch()
         while let d = pipeline.nextDeadline, d <= end {
-            pipeline.advance(to: d, into: &output)
-            record(output)
-            output.removeAll()
+            pipeline.advance(to: d, into: &batch)
+            record(batch)
         }
-        pipeline.advance(to: end, into: &output)
-        record(output)
+        pipeline.advance(to: end, into: &batch)
+        record(batch)
     }
 
-    mutating func record(_ output: [GesturePipeline.Output]) {
-        for o in output {
+    mutating func record(_ batch: Batch) {
+        for o in batch.outputs {
             guard case .gesture(let g) = o else { continue }
             lines.append("\(g.time.microseconds / 1000) \(g.name) \(g.state.rawValue)")
         }
-        for f in pipeline.forwarded {
+        record(batch.forwarded)
+    }
+
+    mutating func record(_ forwarded: [ForwardedTouch]) {
+        for f in forwarded {
             let ms = f.time.microseconds / 1000
             switch f.kind {
             case .down(_, let p): lines.append("\(ms) app down slot=\(f.slot) \(p.x),\(p.y)")
@@ -80,7 +83,6 @@ struct PassThroughScript {
             case .up: lines.append("\(ms) app up slot=\(f.slot)")
             }
         }
-        pipeline.removeForwarded()
     }
 }
 
@@ -267,9 +269,9 @@ struct PassThroughTests {
     @Test func disablingTheViewFailsTheHoldingEdgePanAndDeliversTheHeldTouchAtOnce() throws {
         var s = try PassThroughScript([ViewSpec(id: "app", gestures: [delivering(edgePan("edge", [.left]), delaysBegan: true)])])
         s.down(0, 5, 500, at: 0)
-        var output: [GesturePipeline.Output] = []
-        #expect(s.pipeline.change(.userInteractionEnabled(false), ofView: "app", now: Instant(microseconds: 10_000), into: &output))
-        s.record(output)
+        var batch = Batch()
+        #expect(s.pipeline.change(.userInteractionEnabled(false), ofView: "app", now: Instant(microseconds: 10_000), into: &batch))
+        s.record(batch)
         #expect(s.lines == ["10 edge failed", "10 app down slot=0 5,500"])
     }
 
@@ -300,8 +302,9 @@ struct PassThroughTests {
         var s = try PassThroughScript([ViewSpec(id: "app")])
         s.down(0, 100, 100, at: 0)
         s.down(1, 300, 100, at: 5)
-        s.pipeline.cancelForwarded(now: Instant(microseconds: 9000))
-        s.record([])
+        var batch = Batch()
+        s.pipeline.shutdown(now: Instant(microseconds: 9000), into: &batch)
+        s.record(batch)
         s.up(0, at: 20); s.up(1, at: 20)
         #expect(s.lines == ["0 app down slot=0 100,100", "5 app down slot=1 300,100",
                             "9 app cancel slot=0", "9 app up slot=0", "9 app cancel slot=1", "9 app up slot=1"])
@@ -311,10 +314,10 @@ struct PassThroughTests {
 
     /// Reloads `views` (single form, same screen) at `ms`.
     private func reload(_ s: inout PassThroughScript, _ views: [ViewSpec], at ms: Int64) throws {
-        var output: [GesturePipeline.Output] = []
+        var batch = Batch()
         try s.pipeline.reload(configuration: Configuration(screen: Size(width: 1000, height: 1000), views: views),
-                              now: Instant(microseconds: ms * 1000), into: &output)
-        s.record(output)
+                              now: Instant(microseconds: ms * 1000), into: &batch)
+        s.record(batch)
     }
 
     @Test func aReloadThatKeepsTheTouchsViewLetsTheApplicationKeepTheTouch() throws {
@@ -376,13 +379,20 @@ struct PassThroughTests {
         #expect(s.lines == ["0 app down slot=0 100,100", "100 double failed", "100 app up slot=0"])
     }
 
-    @Test func removingTheDeviceDropsWhatItsCloneWouldHaveGot() throws {
+    /// The panel unplugged with a finger down: the application's touch is ended on the clone
+    /// before the clone goes (a compositor that drops the cancel of a vanishing device would
+    /// otherwise keep it pressed), and nothing is written after.
+    @Test func removingTheDeviceEndsTheApplicationsTouchesOnTheCloneFirst() throws {
         var s = try PassThroughScript([ViewSpec(id: "app")])
         s.down(0, 100, 100, at: 0)
-        var output: [GesturePipeline.Output] = []
-        s.pipeline.removeDevice(s.device, now: Instant(microseconds: 10_000), into: &output)
-        s.record(output)
-        #expect(s.lines == ["0 app down slot=0 100,100"])
+        s.down(1, 200, 100, at: 5)
+        s.up(1, at: 8)
+        var batch = Batch()
+        s.pipeline.removeDevice(s.device, now: Instant(microseconds: 10_000), into: &batch)
+        s.record(batch)
+        s.move(0, 300, 100, at: 20)
+        #expect(s.lines == ["0 app down slot=0 100,100", "5 app down slot=1 200,100", "8 app up slot=1",
+                            "10 app cancel slot=0", "10 app up slot=0"])
         #expect(!s.pipeline.passesThrough(s.device))
     }
 

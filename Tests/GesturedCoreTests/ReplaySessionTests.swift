@@ -57,7 +57,7 @@ struct ReplaySessionTests {
         var session = try Replay.Session(devices: recordings.map(\.device), configuration: ScreensTests.config, touches: true)
         var lines = Replay.Lines(options: Replay.Options(touches: true, failed: true), devices: recordings.map(\.device))
         var text: [UInt8] = []
-        func flush() { lines.take(&session, traced: { _ in }) { text += $0; $0.removeAll() }; session.clear() }
+        func flush() { lines.take(&session, traced: { _ in }) { text += $0; $0.removeAll() } }
         var next = [Int](repeating: 0, count: recordings.count)
         while true {
             var best: (Int, Instant)?
@@ -75,6 +75,7 @@ struct ReplaySessionTests {
             if next[k] == events.count { session.end(k, at: events[next[k] - 1].time); flush() }
         }
         while session.fireNextDeadline() { flush() }
+        for k in recordings.indices { session.finish(k); flush() }
         return String(decoding: text, as: UTF8.self)
     }
 
@@ -112,7 +113,7 @@ struct ReplaySessionTests {
             return Array(events[offsets[k]..<end])
         }) { session in
             calls += 1
-            guard case .touch(let touch)? = session.output.last else { return }
+            guard case .touch(let touch)? = session.batch.outputs.last else { return }
             for j in 0..<2 {
                 while played[j] < offsets[j] && recordings[j].events[played[j]].time <= touch.time { played[j] += 1 }
             }

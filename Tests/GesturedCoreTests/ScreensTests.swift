@@ -1,3 +1,4 @@
+import GesturedTestSupport
 import Testing
 @testable import GesturedCore
 
@@ -66,9 +67,9 @@ struct ScreensTests {
         let filter = try LineFilter(parsing: "screen=oper*")
         var pipeline = try GesturePipeline(configuration: Self.config, sizes: [Size(width: 999, height: 999), Size(width: 999, height: 999)])
         let b = try pipeline.addDevice(Self.b, screen: 1)
-        var output: [GesturePipeline.Output] = []
+        var output = Decisions()
         for e in Self.contact(id: 1, x: 7, y: 7, ms: 10) { pipeline.handle(e, from: b, into: &output) }
-        guard case .touch(let touch) = output.first else { Issue.record("no touch: \(output)"); return }
+        guard case .touch(let touch) = output.outputs.first else { Issue.record("no touch: \(output)"); return }
         #expect(filter.matches(touch))
         #expect(!(try LineFilter(parsing: "screen=customer")).matches(touch))
     }
@@ -83,27 +84,28 @@ struct ScreensTests {
         ], "\(lines.joined(separator: "\n"))")
         var pipeline = try GesturePipeline(configuration: Self.config, sizes: [Size(width: 999, height: 999), Size(width: 999, height: 999)])
         let a = try pipeline.addDevice(Self.a, screen: 0), b = try pipeline.addDevice(Self.b, screen: 1)
-        var output: [GesturePipeline.Output] = []
+        var output = Decisions()
         for e in Self.contact(id: 1, x: 5, y: 5, ms: 100) { pipeline.handle(e, from: a, into: &output) }
         for e in Self.contact(id: 1, x: 7, y: 7, ms: 100) { pipeline.handle(e, from: b, into: &output) }
         #expect(pipeline.nextDeadline == Instant(microseconds: 600_000))
         // One advance past both deadlines fires them in order, each at its own time.
         pipeline.advance(to: Instant(microseconds: 2_000_000), into: &output)
-        let began = output.compactMap { if case .gesture(let g) = $0, g.state == .began { g } else { nil } }
+        let began = output.outputs.compactMap { if case .gesture(let g) = $0, g.state == .began { g } else { nil } }
         #expect(began.map(\.time) == [Instant(microseconds: 600_000), Instant(microseconds: 600_000)])
         #expect(began.map(\.screen) == ["customer", "operator"])   // a tie: the earlier screen first
     }
 
     @Test func viewsAndLayoutsAreFoundOnTheirScreen() throws {
         var pipeline = try GesturePipeline(configuration: Self.config, sizes: [Size(width: 999, height: 999), Size(width: 999, height: 999)])
-        var output: [GesturePipeline.Output] = []
+        var output = Decisions()
         #expect(pipeline.change(.hidden(true), ofView: "back", now: Instant(microseconds: 0), into: &output))
         #expect(pipeline.screens[1].engine.tree.nodes[0].isHidden)
         #expect(!pipeline.screens[0].engine.tree.nodes[0].isHidden)
         let layouts = [ControlDesk.ScreenLayouts(screen: "customer", layouts: ["dim": Layout(entries: [.init(view: "front", changes: [.hidden(true)])])]),
                        ControlDesk.ScreenLayouts(screen: "operator", layouts: ["dim": Layout(entries: [.init(view: "back", changes: [.hidden(false)])])])]
         func apply(_ r: ControlRequest) -> String? {
-            ControlDesk.apply(r, to: &pipeline, layouts: layouts, devices: [], now: Instant(microseconds: 0), into: &output)
+            var batch = Batch()
+            return ControlDesk.apply(r, to: &pipeline, layouts: layouts, devices: [], now: Instant(microseconds: 0), into: &batch)
         }
         #expect(apply(.layout("dim", screen: "customer")) == nil)
         #expect(pipeline.screens[0].engine.tree.nodes[0].isHidden)

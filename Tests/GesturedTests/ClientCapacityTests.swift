@@ -23,8 +23,8 @@ import Testing
             try poller.add(server.listenDescriptor, token: LoopToken.listenerToken, events: .readable)
             let configuration = Configuration(screen: Size(width: 1000, height: 1000), views: [ViewSpec(id: "root")])
             let live = LivePipeline(try GesturePipeline(configuration: configuration, sizes: [Size(width: 1000, height: 1000)]))
-            hub = ClientHub(server: server, poller: poller, live: live, actions: try ActionRunner(poller: poller), settings: settings)
-            hub.control = Control(configuration: configuration, live: live) { [] }
+            hub = ClientHub(server: server, poller: poller, live: live, settings: settings)
+            hub.control = Control(configuration: configuration, live: live)
         }
 
         /// One pass of the daemon's loop over what is ready now (no waiting).

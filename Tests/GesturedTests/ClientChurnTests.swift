@@ -30,9 +30,8 @@ import Testing
         try poller.add(server.listenDescriptor, token: LoopToken.listenerToken, events: .readable)
         let configuration = Configuration(screen: Size(width: 1000, height: 1000), views: [ViewSpec(id: "root")])
         let live = LivePipeline(try GesturePipeline(configuration: configuration, sizes: [Size(width: 1000, height: 1000)]))
-        let actions = try ActionRunner(poller: poller)
-        let hub = ClientHub(server: server, poller: poller, live: live, actions: actions)
-        hub.control = Control(configuration: configuration, live: live) { [] }
+        let hub = ClientHub(server: server, poller: poller, live: live)
+        hub.control = Control(configuration: configuration, live: live)
 
         let capacity = Log.limiter.capacity
         var peak = Log.limiter.keyCount

@@ -49,20 +49,20 @@ struct KioskConfigTests {
                 }
             }
             events.append(RawEvent(time: t, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
-            var output: [GesturePipeline.Output] = []
+            var output = Decisions()
             for e in events { pipeline.handle(e, from: device, into: &output) }
             record(output)
         }
 
         mutating func advance(ms: Int64) {
-            var output: [GesturePipeline.Output] = []
+            var output = Decisions()
             while let d = pipeline.nextDeadline, d <= Instant(microseconds: ms * 1000) { pipeline.advance(to: d, into: &output) }
             record(output)
         }
 
-        mutating func record(_ output: [GesturePipeline.Output]) {
-            for case .gesture(let g) in output where g.state != .failed { gestures.append("\(g.name) \(g.state.rawValue)") }
-            for f in pipeline.forwarded {
+        mutating func record(_ output: Decisions) {
+            for case .gesture(let g) in output.outputs where g.state != .failed { gestures.append("\(g.name) \(g.state.rawValue)") }
+            for f in output.forwarded {
                 switch f.kind {
                 case .down: app.append("down \(f.slot)")
                 case .move: app.append("move \(f.slot)")
@@ -70,7 +70,6 @@ struct KioskConfigTests {
                 case .up: app.append("up \(f.slot)")
                 }
             }
-            pipeline.removeForwarded()
         }
     }
 

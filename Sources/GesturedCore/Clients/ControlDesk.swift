@@ -5,8 +5,9 @@ public enum ControlDesk {
     /// One request line handled.
     public struct Outcome: Hashable, Sendable {
         /// The `ok`, `error` or `stats` line to send back, in the client's (possibly just changed)
-        /// format.
-        public var answer: String
+        /// format; nil for a control request that went to the pipeline, whose batch carries its
+        /// answer (`Batch.reply`) ahead of the lines it caused.
+        public var answer: String?
         /// The request line, when it was applied (the daemon logs it).
         public var accepted: String?
         /// Why the line was not a valid request, when it was not (the daemon logs it, rate-limited).
@@ -16,11 +17,11 @@ public enum ControlDesk {
     /// Answers one framed request item, applying it to the client's subscription.
     ///
     /// - Parameters:
-    ///   - control: applies a control request, returning why it was refused (nothing changed
-    ///     then) or nil.
+    ///   - control: hands a control request to the pipeline (`apply`, whose batch answers it), or
+    ///     returns why the peer may not send it (nothing changed then).
     ///   - stats: the `stats` line in a format.
     public static func answer(_ item: RequestFramer.Item, subscription: inout ClientSubscription,
-                              control: (ControlRequest) -> String?, stats: (LineFormat) -> String) -> Outcome {
+                              control: (ControlRequest, LineFormat) -> String?, stats: (LineFormat) -> String) -> Outcome {
         let line: String
         switch item {
         case .tooLong:
@@ -33,8 +34,11 @@ public enum ControlDesk {
             return Outcome(answer: LineEncoder.error(command: error.command, message: error.message, format: subscription.format),
                            badRequest: error.message)
         }
-        if case .control(let c) = request, let refusal = control(c) {
-            return Outcome(answer: LineEncoder.error(command: request.command, message: refusal, format: subscription.format))
+        if case .control(let c) = request {
+            if let refusal = control(c, subscription.format) {
+                return Outcome(answer: LineEncoder.error(command: request.command, message: refusal, format: subscription.format))
+            }
+            return Outcome(answer: nil, accepted: line)
         }
         subscription.apply(request)
         let answer = request == .stats ? stats(subscription.format)
@@ -62,20 +66,31 @@ public enum ControlDesk {
     }
 
     /// Applies a control request of an authorized peer at `now`: first the deadlines due by then
-    /// fire, then the change; the gesture lines both cause are appended to `output`. Returns why
-    /// the request cannot apply instead (no such view, layout, screen or device); deadlines may
-    /// still have fired then.
+    /// fire, then the change; `batch` holds what both decided (one entry point of the pipeline,
+    /// like a frame), and its `reply` answers the request in `format`: `ok`, or an `error` saying
+    /// why it cannot apply (no such view, layout, screen or device; deadlines may still have
+    /// fired then), which is also returned.
     ///
     /// View ids are unique across screens, so a view request needs no screen. `layout NAME`
     /// applies the layout of every screen that has one by that name; `layout NAME SCREEN` that
     /// screen's only.
     public static func apply(_ request: ControlRequest, to pipeline: inout GesturePipeline,
-                             layouts: [ScreenLayouts], devices: [Device], now: Instant,
-                             into output: inout [GesturePipeline.Output]) -> String? {
-        pipeline.advance(to: now, into: &output)
+                             layouts: [ScreenLayouts], devices: [Device], format: LineFormat = .text, now: Instant,
+                             into batch: inout Batch) -> String? {
+        batch.removeAll()
+        pipeline.fireDeadlines(upTo: now, into: &batch)
+        let refusal = apply(request, to: &pipeline, layouts: layouts, devices: devices, now: now, into: &batch)
+        pipeline.collectTrace(into: &batch)
+        batch.reply = refusal.map { LineEncoder.error(command: request.command, message: $0, format: format) }
+            ?? LineEncoder.ok(command: request.command, format: format)
+        return refusal
+    }
+
+    private static func apply(_ request: ControlRequest, to pipeline: inout GesturePipeline, layouts: [ScreenLayouts],
+                              devices: [Device], now: Instant, into batch: inout Batch) -> String? {
         switch request {
         case .view(let view, let change):
-            guard pipeline.change(change, ofView: view, now: now, into: &output) else { return "no view '\(view)'" }
+            guard pipeline.appendChange(change, ofView: view, now: now, into: &batch) else { return "no view '\(view)'" }
         case .layout(let name, let screen):
             var candidates = layouts
             if let screen {
@@ -92,13 +107,13 @@ public enum ControlDesk {
             }
             for layout in found {
                 for entry in layout.entries {
-                    for change in entry.changes { _ = pipeline.change(change, ofView: entry.view, now: now, into: &output) }
+                    for change in entry.changes { _ = pipeline.appendChange(change, ofView: entry.view, now: now, into: &batch) }
                 }
             }
         case .rotate(let pattern, let rotation):
             let matching = devices.filter { Glob.matches(pattern, $0.sysname) }
             guard !matching.isEmpty else { return "no device matches '\(pattern)'" }
-            for device in matching { pipeline.setRotation(rotation, of: device.id, now: now, into: &output) }
+            for device in matching { pipeline.appendRotation(rotation, of: device.id, now: now, into: &batch) }
         }
         return nil
     }

@@ -65,9 +65,9 @@ public struct GestureEngine: Sendable {
     }
 
     public private(set) var tree: ViewTree
-    private var slots: [Slot] = []
+    var slots: [Slot] = []
     /// The slots' recognizers, stored by type (`Slot.recognizer` names one).
-    private var recognizers = RecognizerSet()
+    var recognizers = RecognizerSet()
     /// Slot indices in winning order (deepest view, then tap precedence, then config order).
     private var rank: [Int] = []
     /// Per view: the slots on its path to the root, in winning order.
@@ -94,6 +94,14 @@ public struct GestureEngine: Sendable {
         let proposal: Proposal
     }
 
+    /// Whether the engine reports touch ownership (`TouchOwnership`): on in a pipeline with a
+    /// pass-through device, where `TouchForwarder` needs it; off, nothing of it is computed.
+    public internal(set) var tracksOwnership = false
+    /// Per slot: the decision last announced (`Ownership.swift`).
+    var announced: [Decision] = []
+    /// The ownership facts of the entry point in progress, handed out at its end.
+    var ownership: [TouchOwnership] = []
+
     /// Whether every transition is traced with its reason (`--trace`): `TIME name: old → new
     /// (why)`, drained by the caller. Off, nothing is built but recognizer bugs: those are traced
     /// tracing on or off; with it off, the trace keeps at most `untracedCapacity` entries between
@@ -116,7 +124,8 @@ public struct GestureEngine: Sendable {
                 let empty = GestureSample(touches: 0, location: .zero, device: DeviceName(), values: .none)
                 let recognizer = recognizers.add(spec.kind, screen: screen)
                 let label = GestureLabel(type: spec.kind.typeName, name: spec.id, view: node.id, screen: screenID,
-                                         templates: recognizers.templateNames(recognizer), slot: slots.count)
+                                         templates: recognizers.templateNames(recognizer), slot: slots.count,
+                                         action: spec.action)
                 slots.append(Slot(name: spec.id, type: spec.kind.typeName, view: viewIndex, viewID: node.id,
                                   recognizer: recognizer, delivery: spec.delivery, label: label, lastSample: empty))
             }
@@ -144,6 +153,7 @@ public struct GestureEngine: Sendable {
         // more of them than any before does not allocate.
         proposals.reserveCapacity(slots.count)
         routedCount = Array(repeating: 0, count: slots.count)
+        announced = Array(repeating: .failed, count: slots.count)
         let position = Dictionary(uniqueKeysWithValues: rank.enumerated().map { ($1, $0) })
         routesByView = tree.nodes.indices.map { view in
             tree.path(from: view).flatMap { v in slots.indices.filter { slots[$0].view == v } }
@@ -200,6 +210,10 @@ public struct GestureEngine: Sendable {
 
     // MARK: Inputs
 
+    /// Turns ownership facts on (`TouchForwarder` needs them for pass-through devices). Touches
+    /// already down were never announced: the forwarder does not track them either.
+    public mutating func trackOwnership() { tracksOwnership = true }
+
     /// How many recognizers the engine runs (for callers sizing their event buffers).
     public var recognizerCount: Int { slots.count }
 
@@ -215,6 +229,13 @@ public struct GestureEngine: Sendable {
     /// Fires every deadline up to `now`, each at its own instant, earliest first (ties in winning
     /// order), appending the resulting events.
     public mutating func advance(to now: Instant, into events: inout [GestureEvent]) {
+        var none: [TouchOwnership] = []
+        advance(to: now, into: &events, ownership: &none)
+    }
+
+    /// `advance(to:into:)`, with the ownership facts it causes (while `tracksOwnership`).
+    public mutating func advance(to now: Instant, into events: inout [GestureEvent], ownership out: inout [TouchOwnership]) {
+        defer { flushOwnership(into: &out) }
         while true {
             var due: (slot: Int, at: Instant)?
             for index in rank where slots[index].isListening {
@@ -234,11 +255,27 @@ public struct GestureEngine: Sendable {
     /// Handles one frame of touch updates, all at `now`. Deadlines due at or before `now` must
     /// have been fired first (`advance(to:into:)`).
     public mutating func handle(_ frame: [TouchUpdate], now: Instant, into events: inout [GestureEvent]) {
+        var none: [TouchOwnership] = []
+        handle(frame, now: now, into: &events, ownership: &none)
+    }
+
+    /// `handle(_:now:into:)`, with the ownership facts it causes (while `tracksOwnership`): a
+    /// `routed` fact per touch that began, then the decisions the frame brought.
+    public mutating func handle(_ frame: [TouchUpdate], now: Instant, into events: inout [GestureEvent],
+                                ownership out: inout [TouchOwnership]) {
+        defer { flushOwnership(into: &out) }
         for update in frame where update.phase == .began {
             let view = tree.hitTest(update.location)
             let route = view.map { routesByView[$0] } ?? []
             live.add(update.id, view: view, route: route, routeKey: view.map { routeKeys[$0] })
             for slot in route { slots[slot].touches.append(update.id) }
+        }
+        if tracksOwnership {
+            // After every began touch of the frame is on its recognizers: a recognizer that
+            // several of them share is undecided about each.
+            for update in frame where update.phase == .began {
+                announceRouted(update.id, view: live.view(of: update.id), route: live.route(of: update.id) ?? [])
+            }
         }
         // Each slot gets the updates of its touches, in frame order. A slot that sees every update
         // of the frame (the usual case: one view under all the fingers) reads the frame itself;
@@ -291,33 +328,18 @@ public struct GestureEngine: Sendable {
         resetFinished()
     }
 
-    // MARK: Touch ownership (read by `TouchForwarder`)
-
-    /// What a recognizer has decided about the touches it is tracking.
-    enum Decision { case undecided, succeeded, failed }
-
-    /// The slots a live touch is routed to (empty once it lifted, or when it hit no view).
-    func route(of touch: TouchID) -> [Int] { live.route(of: touch) ?? [] }
-
-    func delivery(ofSlot slot: Int) -> TouchDelivery { slots[slot].delivery }
-
-    /// Undecided while it may still recognize (as `requirementStatus` judges it: possible and
-    /// watching touches or a deadline, or waiting); succeeded once it began or recognized.
-    func decision(ofSlot index: Int) -> Decision {
-        switch slots[index].phase {
-        case .waiting: .undecided
-        case .possible:
-            !slots[index].touches.isEmpty || recognizers.deadline(slots[index].recognizer) != nil ? .undecided : .failed
-        case .active, .ended: .succeeded
-        case .failed, .cancelled: .failed
-        }
-    }
-
     /// The view a live touch was hit-tested to, if any.
     public func view(of touch: TouchID) -> ViewTree.Index? { live.view(of: touch) }
 
     /// Cancels every running gesture and fails every pending one (configuration reload, shutdown).
     public mutating func cancelAll(now: Instant, into events: inout [GestureEvent]) {
+        var none: [TouchOwnership] = []
+        cancelAll(now: now, into: &events, ownership: &none)
+    }
+
+    /// `cancelAll(now:into:)`, with the ownership facts it causes (while `tracksOwnership`).
+    public mutating func cancelAll(now: Instant, into events: inout [GestureEvent], ownership out: inout [TouchOwnership]) {
+        defer { flushOwnership(into: &out) }
         for index in rank {
             switch slots[index].phase {
             case .active: transition(index, to: .cancelled, now: now, sample: nil, into: &events, why: .cancelledAll)
@@ -335,6 +357,14 @@ public struct GestureEngine: Sendable {
     /// ones end `cancelled`, pending ones fail. The touches stay down but unrouted until they lift;
     /// gestures on other touches (another device's) go on undisturbed.
     public mutating func cancelGestures(involving touches: [TouchID], now: Instant, into events: inout [GestureEvent]) {
+        var none: [TouchOwnership] = []
+        cancelGestures(involving: touches, now: now, into: &events, ownership: &none)
+    }
+
+    /// `cancelGestures(involving:now:into:)`, with the ownership facts it causes.
+    public mutating func cancelGestures(involving touches: [TouchID], now: Instant, into events: inout [GestureEvent],
+                                        ownership out: inout [TouchOwnership]) {
+        defer { flushOwnership(into: &out) }
         guard !touches.isEmpty else { return }
         for index in rank where slots[index].touches.contains(where: touches.contains) {
             switch slots[index].phase {
@@ -362,6 +392,15 @@ public struct GestureEngine: Sendable {
     @discardableResult
     public mutating func change(_ change: ViewTree.Change, of view: ViewTree.Index, now: Instant,
                                 into events: inout [GestureEvent]) -> Bool {
+        var none: [TouchOwnership] = []
+        return self.change(change, of: view, now: now, into: &events, ownership: &none)
+    }
+
+    /// `change(_:of:now:into:)`, with the ownership facts it causes.
+    @discardableResult
+    public mutating func change(_ change: ViewTree.Change, of view: ViewTree.Index, now: Instant,
+                                into events: inout [GestureEvent], ownership out: inout [TouchOwnership]) -> Bool {
+        defer { flushOwnership(into: &out) }
         guard tree.nodes.indices.contains(view) else { return false }
         tree.apply(change, to: view)
         switch change {
@@ -507,6 +546,7 @@ public struct GestureEngine: Sendable {
             traceTransition(index, to: phase, now: now, sample: sample, why: why)
         }
         slots[index].phase = phase
+        if tracksOwnership { announceDecision(ofSlot: index) }
         let state: GestureState = reported ?? {
             switch phase {
             case .ended: .ended

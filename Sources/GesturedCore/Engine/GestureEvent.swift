@@ -82,7 +82,8 @@ public struct GestureEvent: Hashable, Sendable {
 
     private mutating func relabel(type: String? = nil, name: String? = nil, view: String? = nil, screen: String?? = nil) {
         label = GestureLabel(type: type ?? label.type, name: name ?? label.name, view: view ?? label.view,
-                             screen: screen ?? label.screen, templates: label.templates, slot: label.slot)
+                             screen: screen ?? label.screen, templates: label.templates, slot: label.slot,
+                             action: label.action)
     }
 
     /// A stroke's template name (`GestureValues.stroke`), nil for other values (and for an
@@ -126,14 +127,19 @@ public final class GestureLabel: Hashable, Sendable {
     /// The recognizer's slot in the engine that made it (nil for labels made elsewhere, e.g. by
     /// tests): what the pipeline needs to know which recognizer an event is from.
     let slot: Int?
+    /// The command the configuration runs when this gesture reaches a state (`action`): the
+    /// pipeline puts an event that reaches it into its batch's actions.
+    public let action: GestureAction?
 
     public convenience init(type: String, name: String, view: String, screen: String? = nil, templates: [String] = []) {
         self.init(type: type, name: name, view: view, screen: screen, templates: templates, slot: nil)
     }
 
-    init(type: String, name: String, view: String, screen: String?, templates: [String], slot: Int?) {
+    init(type: String, name: String, view: String, screen: String?, templates: [String], slot: Int?,
+         action: GestureAction? = nil) {
         self.type = type; self.name = name; self.view = view; self.screen = screen; self.templates = templates
         self.slot = slot
+        self.action = action
         text = LineEncoder.GesturePrefix(type: type, name: name, view: view, format: .text)
         json = LineEncoder.GesturePrefix(type: type, name: name, view: view, format: .json)
     }

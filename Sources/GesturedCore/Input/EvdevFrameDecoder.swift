@@ -122,6 +122,8 @@ public struct EvdevFrameDecoder: Sendable {
     private var pendingSince: Instant?
     private var lastFrameTime: Instant?
     private var anomalyCounts = Array(repeating: 0, count: Anomaly.allCases.count)
+    /// Whether any anomaly was counted since the last `takeAnomalies` (the usual read has none).
+    private var anomalyCounted = false
     /// The frame being assembled; `frame` after `feed` returns true.
     public private(set) var frame = ContactFrame(time: .zero)
 
@@ -195,14 +197,22 @@ public struct EvdevFrameDecoder: Sendable {
     /// The anomalies counted since the last call, with their counts; resets them.
     public mutating func takeAnomalies() -> [(Anomaly, Int)] {
         var result: [(Anomaly, Int)] = []
-        for anomaly in Anomaly.allCases where anomalyCounts[anomaly.rawValue] > 0 {
-            result.append((anomaly, anomalyCounts[anomaly.rawValue]))
-            anomalyCounts[anomaly.rawValue] = 0
-        }
+        takeAnomalies { result.append(($0, $1)) }
         return result
     }
 
-    mutating func count(_ anomaly: Anomaly) { anomalyCounts[anomaly.rawValue] += 1 }
+    /// Hands each anomaly counted since the last call to `each` with its count, and resets them.
+    /// Nothing is built when there are none (the usual read).
+    mutating func takeAnomalies(_ each: (Anomaly, Int) -> Void) {
+        guard anomalyCounted else { return }
+        anomalyCounted = false
+        for anomaly in Anomaly.allCases where anomalyCounts[anomaly.rawValue] > 0 {
+            each(anomaly, anomalyCounts[anomaly.rawValue])
+            anomalyCounts[anomaly.rawValue] = 0
+        }
+    }
+
+    mutating func count(_ anomaly: Anomaly) { anomalyCounts[anomaly.rawValue] += 1; anomalyCounted = true }
 
     private mutating func clamped(_ value: Int32, _ axis: AxisInfo) -> Int32 {
         guard value < axis.minimum || value > axis.maximum else { return value }

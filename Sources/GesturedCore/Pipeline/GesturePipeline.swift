@@ -5,6 +5,11 @@
 /// Time comes only from the events and from `advance(to:into:)`; `nextDeadline` tells the
 /// caller when to call `advance` if no event arrives first.
 ///
+/// One way out: every entry point (a read's events, a deadline, a control change, a rotation, a
+/// reload, a removal, shutdown) fills one `Batch` with everything the shell must carry out, in
+/// order: lines, actions, what the clones receive, faults, trace. Within a call, each frame or
+/// deadline is one step: its gesture events, then the forwarder's decision for it.
+///
 /// Screens: each screen (`Configuration.screenSpecs`) has its own size, view tree and engine;
 /// a device feeds one screen, so a touch and its gestures belong to one screen. Deadlines of
 /// all screens fire in time order (ties: the earlier screen first). Touch ids are unique
@@ -45,10 +50,10 @@ public struct GesturePipeline: Sendable {
         /// Nil for the single form's one screen (its lines carry no `screen=`).
         public let id: String?
         public let size: Size
-        public fileprivate(set) var engine: GestureEngine
+        public internal(set) var engine: GestureEngine
     }
 
-    public private(set) var screens: [Screen]
+    public internal(set) var screens: [Screen]
     /// The first screen's size (the only one in the single form).
     public var screen: Size { screens[0].size }
     /// The first screen's engine (the only one in the single form).
@@ -59,17 +64,17 @@ public struct GesturePipeline: Sendable {
     public var reportsTouches = true
     /// By `DeviceID.value` (ids are never reused; a removed device leaves nil). An array rather
     /// than a dictionary: it is indexed for every raw event, and devices come and go rarely.
-    private var devices: [Device?] = []
+    var devices: [Device?] = []
     /// The index in `screens` of each device's screen, by `DeviceID.value`: beside `devices`
     /// rather than in `Device`, because a read through `devices[i]!` copies the whole `Device`
     /// (decoder buffers included), and the screen is read for every frame.
-    private var screenOfDevice: [Int] = []
+    var screenOfDevice: [Int] = []
     private var nextTouchID: UInt64 = 1
     /// The ids of the views touches are hit-tested to, for touch lines (`SlotTouch.view`): every
     /// screen's views (view `v` of screen `s` at `viewBase[s] + v`), then the views of touches
     /// that were down across a reload, which went with the old configuration.
-    private var viewNames: [String] = []
-    private var viewBase: [Int] = []
+    var viewNames: [String] = []
+    var viewBase: [Int] = []
     /// Scratch buffers reused across frames.
     private var updates: [TouchUpdate] = []
     /// The view of each of `updates` (`SlotTouch.view`), for its touch line.
@@ -77,11 +82,10 @@ public struct GesturePipeline: Sendable {
     /// The device position of each of `updates`, for the clone of a pass-through device.
     private var updatePositions: [DevicePosition] = []
     /// What the touches of pass-through devices do in the application.
-    private var forwarder = TouchForwarder()
-    /// What the clones of pass-through devices are to receive, in order, since the caller last
-    /// emptied it (`removeForwarded()`); the shell writes it in the loop iteration that read.
-    public private(set) var forwarded: [ForwardedTouch] = []
-    private var gestureEvents: [GestureEvent] = []
+    var forwarder = TouchForwarder()
+    /// Scratch buffers of one engine call, reused: its gesture events and ownership facts.
+    var gestureEvents: [GestureEvent] = []
+    var ownership: [TouchOwnership] = []
 
     /// A pipeline of the single form (or of the first screen's size for every screen of the
     /// `screens` form that sets none).
@@ -97,7 +101,7 @@ public struct GesturePipeline: Sendable {
         reserveEventCapacity()
     }
 
-    private static func build(_ configuration: Configuration, sizes: [Size]) throws(GestureEngine.BuildError) -> [Screen] {
+    static func build(_ configuration: Configuration, sizes: [Size]) throws(GestureEngine.BuildError) -> [Screen] {
         var screens: [Screen] = []
         for (spec, size) in zip(configuration.screenSpecs, sizes) {
             screens.append(Screen(id: spec.id, size: size,
@@ -119,7 +123,7 @@ public struct GesturePipeline: Sendable {
     /// After a reload: the new screens' view ids, and the old views of the touches still down
     /// appended (each once), the touches pointed at them. The table stays bounded by the views
     /// and the touches down.
-    private mutating func renameTouchViews() {
+    mutating func renameTouchViews() {
         let old = viewNames
         (viewNames, viewBase) = Self.viewNames(of: screens)
         var carried: [String: Int] = [:]
@@ -137,8 +141,12 @@ public struct GesturePipeline: Sendable {
     /// Sizes the frame's event buffer for the busiest frames up front (a recognizer rarely
     /// reports more than a few transitions in one frame), so that a frame busier than any before
     /// it does not grow the buffer mid-frame: steady frames allocate nothing.
-    private mutating func reserveEventCapacity() {
+    mutating func reserveEventCapacity() {
         gestureEvents.reserveCapacity(4 * screens.map(\.engine.recognizerCount).max()! + 16)
+        if forwarder.isActive {
+            ownership.reserveCapacity(2 * screens.map(\.engine.recognizerCount).max()! + 16)
+            for screen in screens.indices where !screens[screen].engine.tracksOwnership { screens[screen].engine.trackOwnership() }
+        }
     }
 
     /// The index of the screen with id `id` (nil: the single form's).
@@ -188,67 +196,58 @@ public struct GesturePipeline: Sendable {
         updatePositions.reserveCapacity(2 * decoder.slotCount)
         if rule?.passThrough == true {
             forwarder.addDevice(id.value, slotCount: decoder.slotCount)
-            forwarded.reserveCapacity(forwarded.count + 4 * decoder.slotCount)
+            reserveEventCapacity()   // the engines report touch ownership from now on
         }
         return id
     }
 
-    private func contains(_ id: DeviceID) -> Bool { devices.indices.contains(id.value) && devices[id.value] != nil }
+    func contains(_ id: DeviceID) -> Bool { devices.indices.contains(id.value) && devices[id.value] != nil }
 
     /// The geometry a device was added with (rotation, calibration, screen), if it is known.
     public func geometry(of id: DeviceID) -> DeviceGeometry? { contains(id) ? devices[id.value]!.geometry : nil }
 
-    /// The faults a device's decoder survived since the last call (see
-    /// `EvdevFrameDecoder.Anomaly`), with their counts, for the caller to log; resets them.
-    public mutating func takeAnomalies(of id: DeviceID) -> [(EvdevFrameDecoder.Anomaly, Int)] {
-        guard contains(id) else { return [] }
-        return devices[id.value]!.decoder.takeAnomalies()
+    /// The devices fed now, in the order they were added, as control requests (`rotate`) name
+    /// them.
+    public var deviceList: [ControlDesk.Device] {
+        devices.indices.compactMap { i in devices[i].map { ControlDesk.Device(sysname: $0.description.sysname, id: DeviceID(value: i)) } }
     }
 
-    /// Forgets a device; its touches are cancelled, and with them the gestures they drive.
-    public mutating func removeDevice(_ id: DeviceID, now: Instant, into output: inout [Output]) {
-        guard contains(id) else { return }
-        if devices[id.value]!.decoder.cancelAll(now: now) {
-            deliver(device: id.value, now: now, into: &output)
-        }
-        devices[id.value] = nil
-        // Its clone goes with it: nothing more is written there.
-        forwarder.removeDevice(id.value)
-        forwarded.removeAll { $0.device == id }
-    }
+    /// A device's sysname, if it is known.
+    public func sysname(of id: DeviceID) -> String? { contains(id) ? devices[id.value]!.description.sysname : nil }
 
     /// Whether a device forwards touches to a clone (`DeviceRule.passThrough`).
     public func passesThrough(_ id: DeviceID) -> Bool { forwarder.forwards(device: id.value) }
 
-    /// Empties `forwarded`, keeping its storage.
-    public mutating func removeForwarded() { forwarded.removeAll(keepingCapacity: true) }
-
-    /// Cancels and lifts every touch forwarded to a clone (of `device`, or of all): shutdown,
-    /// before the clones go. The touches stay down but are never forwarded again.
-    public mutating func cancelForwarded(device: DeviceID? = nil, now: Instant) {
-        forwarder.claimAll(device: device?.value)
-        forwarder.decide(now: now, screens: screens, into: &forwarded)
+    /// Feeds a device's events (a read's worth, or one): each frame they complete is a step, its
+    /// deadlines due before it fired first. The faults its decoder survived come at the end.
+    public mutating func handle(_ events: some Sequence<RawEvent>, from id: DeviceID, into batch: inout Batch) {
+        batch.removeAll()
+        guard contains(id) else { return }
+        for event in events { step(event, from: id.value, into: &batch) }
+        devices[id.value]!.decoder.takeAnomalies { batch.faults.append(DeviceFault(device: id, anomaly: $0, count: $1)) }
+        collectTrace(into: &batch)
     }
 
-    /// Feeds one raw event of a device. Deadlines due before the event fire first.
-    ///
-    /// The device is mutated in place in `devices` (never copied out and back): a copy would
-    /// share the decoder's buffers and so copy them on every event.
-    public mutating func handle(_ event: RawEvent, from id: DeviceID, into output: inout [Output]) {
-        guard contains(id), let (time, resynchronized) = Self.feed(event, to: &devices[id.value]!) else { return }
-        advance(to: time, into: &output)
+    /// One raw event of a device, appended to `batch`. The device is mutated in place in
+    /// `devices` (never copied out and back): a copy would share the decoder's buffers and so
+    /// copy them on every event.
+    private mutating func step(_ event: RawEvent, from index: Int, into batch: inout Batch) {
+        guard let (time, resynchronized) = Self.feed(event, to: &devices[index]!) else { return }
+        fireDeadlines(upTo: time, into: &batch)
         if resynchronized {
             // Events of this device were lost: what its gestures in progress were doing is
             // unknown. Its touches stay down, unrouted, until the resynchronized state ends or
-            // moves them; other devices' gestures go on.
-            // The application is cancelled out of them too.
-            forwarder.claimAll(device: id.value)
-            let screen = screenOfDevice[id.value]
-            gestureEvents.removeAll(keepingCapacity: true)
-            screens[screen].engine.cancelGestures(involving: devices[id.value]!.touches, now: time, into: &gestureEvents)
-            emitDeciding(of: screen, now: time, into: &output)
+            // moves them; other devices' gestures go on. The application is cancelled out of
+            // them too.
+            forwarder.claimAll(device: index)
+            let screen = screenOfDevice[index]
+            clearScratch()
+            screens[screen].engine.cancelGestures(involving: devices[index]!.touches, now: time, into: &gestureEvents,
+                                                  ownership: &ownership)
+            emit(screen: screen, into: &batch)
+            forwarder.decide(now: time, into: &batch.forwarded)
         }
-        deliver(device: id.value, now: time, into: &output)
+        deliver(device: index, now: time, into: &batch)
     }
 
     /// Feeds an event to a device's decoder; when it completes a frame, the frame's time and
@@ -259,23 +258,26 @@ public struct GesturePipeline: Sendable {
         return (device.decoder.frame.time, device.decoder.frame.resynchronized)
     }
 
+    /// Fires every deadline up to `now` (the timer the shell armed at `nextDeadline`).
+    public mutating func advance(to now: Instant, into batch: inout Batch) {
+        batch.removeAll()
+        fireDeadlines(upTo: now, into: &batch)
+        collectTrace(into: &batch)
+    }
+
     /// Fires every deadline up to `now`, of all screens in time order: each due deadline fires
     /// with its own time, the earliest first (ties: the earlier screen), so what one screen's
-    /// deadline does never precedes an earlier deadline of another.
-    public mutating func advance(to now: Instant, into output: inout [Output]) {
-        if screens.count > 1 {
-            while let (screen, deadline) = earliestDeadline(), deadline <= now {
-                gestureEvents.removeAll(keepingCapacity: true)
-                screens[screen].engine.advance(to: deadline, into: &gestureEvents)
-                emitGestures(of: screen, into: &output)
-            }
+    /// deadline does never precedes an earlier deadline of another. The forwarder decides after
+    /// each deadline that did something, at its time: a held touch a failed gesture lets go of
+    /// reaches the application when the gesture fails, not at the next frame.
+    mutating func fireDeadlines(upTo now: Instant, into batch: inout Batch) {
+        while let (screen, deadline) = earliestDeadline(), deadline <= now {
+            clearScratch()
+            screens[screen].engine.advance(to: deadline, into: &gestureEvents, ownership: &ownership)
+            let decided = !gestureEvents.isEmpty || !ownership.isEmpty
+            emit(screen: screen, into: &batch)
+            if decided { forwarder.decide(now: deadline, into: &batch.forwarded) }
         }
-        for screen in screens.indices {
-            gestureEvents.removeAll(keepingCapacity: true)
-            screens[screen].engine.advance(to: now, into: &gestureEvents)
-            emitGestures(of: screen, into: &output)
-        }
-        forwarder.decide(now: now, screens: screens, into: &forwarded)
     }
 
     private func earliestDeadline() -> (Int, Instant)? {
@@ -286,110 +288,42 @@ public struct GesturePipeline: Sendable {
         return earliest
     }
 
-    /// Whether the engine traces its transitions with reasons (`--trace`); read them with
-    /// `drainTrace()` after each call.
-    /// Every screen's engine traces or none does.
+    /// Whether the engines trace their transitions with reasons (`--trace`): the lines come in
+    /// each call's batch. Every screen's engine traces or none does.
     public var tracesTransitions: Bool {
         get { screens[0].engine.tracesTransitions }
         set { for screen in screens.indices { screens[screen].engine.tracesTransitions = newValue } }
     }
 
-    /// The engines' trace lines since the last call, screen by screen: every transition while
-    /// `tracesTransitions`, and recognizer bugs either way (bounded while it is off).
-    public mutating func drainTrace() -> [String] {
-        if screens.count == 1 { return screens[0].engine.trace.isEmpty ? [] : screens[0].engine.drainTrace() }
-        var trace: [String] = []
-        for screen in screens.indices where !screens[screen].engine.trace.isEmpty { trace += screens[screen].engine.drainTrace() }
-        return trace
+    /// The engines' trace lines of this call, screen by screen, into the batch: every
+    /// transition while `tracesTransitions`, and recognizer bugs either way (bounded while it is
+    /// off).
+    mutating func collectTrace(into batch: inout Batch) {
+        for screen in screens.indices where !screens[screen].engine.trace.isEmpty {
+            batch.trace += screens[screen].engine.drainTrace()
+        }
     }
 
     /// When `advance(to:into:)` next has work, if ever.
     public var nextDeadline: Instant? { screens.count == 1 ? screens[0].engine.nextDeadline : earliestDeadline()?.1 }
 
 
-    /// Appends the gesture events of `screen`'s engine (their labels carry the screen's id), and
-    /// lets the forwarder see them.
-    /// `emitGestures`, then what the application gets now that those gestures moved on: a
-    /// claimed touch cancelled there, a touch a failed gesture held back delivered. Every batch
-    /// of one screen's events ends here (`advance`, which may emit for several screens, decides
-    /// once after them all).
-    private mutating func emitDeciding(of screen: Int, now: Instant, into output: inout [Output]) {
-        emitGestures(of: screen, into: &output)
-        forwarder.decide(now: now, screens: screens, into: &forwarded)
+    /// Empties the scratch buffers of one engine call.
+    mutating func clearScratch() {
+        if !gestureEvents.isEmpty { gestureEvents.removeAll(keepingCapacity: true) }
+        if !ownership.isEmpty { ownership.removeAll(keepingCapacity: true) }
     }
 
-    private mutating func emitGestures(of screen: Int, into output: inout [Output]) {
-        if !gestureEvents.isEmpty { forwarder.observe(gestureEvents, screen: screen, screens: screens) }
-        for event in gestureEvents { output.append(.gesture(event)) }
-    }
-
-    /// Replaces the view trees and recognizers. Running gestures are cancelled; touches already
-    /// down stay unrouted until they lift. A screen keeps its size when the new configuration
-    /// sets none and a screen of the same id was there (`sizes` overrides).
-    public mutating func reload(configuration: Configuration, sizes: [Size]? = nil, now: Instant,
-                                into output: inout [Output]) throws(GestureEngine.BuildError) {
-        let specs = configuration.screenSpecs
-        let sizes = sizes ?? specs.map { spec in
-            spec.size ?? screens.first { $0.id == spec.id }?.size ?? screens[0].size
+    /// Appends the gesture events of `screen`'s engine call to the batch, with the actions they
+    /// reach, and hands its ownership facts to the forwarder.
+    mutating func emit(screen: Int, into batch: inout Batch) {
+        if !ownership.isEmpty { forwarder.apply(ownership, screen: screen) }
+        for event in gestureEvents {
+            batch.outputs.append(.gesture(event))
+            if let action = event.label.action, action.state == event.state {
+                batch.actions.append(ActionRequest(output: batch.outputs.count - 1, action: action))
+            }
         }
-        var fresh = try Self.build(configuration, sizes: sizes)
-        // The new recognizers never saw the touches down and never claim them: a touch the
-        // application has goes on there unless its view's rules changed (`TouchForwarder.carry`).
-        forwarder.carry(from: screens, to: fresh)
-        cancelAll(now: now, into: &output)
-        let tracing = tracesTransitions, trace = drainTrace()
-        for screen in fresh.indices { fresh[screen].engine.tracesTransitions = tracing }
-        fresh[0].engine.trace = trace
-        screens = fresh
-        renameTouchViews()
-        reserveEventCapacity()
-        forwarder.decide(now: now, screens: screens, into: &forwarded)
-    }
-
-    /// Cancels every screen's running gestures (their touches stay down, unrouted).
-    private mutating func cancelAll(now: Instant, into output: inout [Output]) {
-        for screen in screens.indices {
-            gestureEvents.removeAll(keepingCapacity: true)
-            screens[screen].engine.cancelAll(now: now, into: &gestureEvents)
-            emitGestures(of: screen, into: &output)
-        }
-    }
-
-    /// Applies a runtime change to a view (see `GestureEngine.change(_:of:now:into:)`): hiding
-    /// or disabling it cancels the gestures its recognizers and its subviews' are tracking.
-    /// Returns false, changing nothing, when no view has the id `view`.
-    /// View ids are unique across screens: the view is looked up in every screen.
-    public mutating func change(_ change: ViewTree.Change, ofView view: String, now: Instant,
-                                into output: inout [Output]) -> Bool {
-        for screen in screens.indices {
-            guard let index = screens[screen].engine.tree.index(of: view) else { continue }
-            gestureEvents.removeAll(keepingCapacity: true)
-            screens[screen].engine.change(change, of: index, now: now, into: &gestureEvents)
-            emitDeciding(of: screen, now: now, into: &output)
-            return true
-        }
-        return false
-    }
-
-    /// Moves a device to another screen without cancelling anything: after a reload whose
-    /// screens kept its screen's id and size but not its index.
-    public mutating func setScreen(_ screen: Int, of id: DeviceID) {
-        guard contains(id) else { return }
-        screenOfDevice[id.value] = screen
-    }
-
-    /// Sets a device's rotation at runtime (a kiosk turning its screen). The device's touches in
-    /// progress would jump to other screen points, so the gestures they drive are cancelled
-    /// (running) or failed (pending); the touches stay down, unrouted, until they lift.
-    public mutating func setRotation(_ rotation: Rotation, of id: DeviceID, now: Instant, into output: inout [Output]) {
-        guard contains(id), devices[id.value]!.geometry.rotation != rotation else { return }
-        let g = devices[id.value]!.geometry
-        devices[id.value]!.geometry = DeviceGeometry(x: g.x, y: g.y, screen: g.screen, rotation: rotation,
-                                                     calibration: g.calibration)
-        let screen = screenOfDevice[id.value]
-        gestureEvents.removeAll(keepingCapacity: true)
-        screens[screen].engine.cancelGestures(involving: devices[id.value]!.touches, now: now, into: &gestureEvents)
-        emitDeciding(of: screen, now: now, into: &output)
     }
 
     /// The device's current frame as touch updates with stable ids (new ones for touches that
@@ -424,18 +358,30 @@ public struct GesturePipeline: Sendable {
     }
 
     /// Turns the device's current frame into touch updates with stable ids, runs the engine on
-    /// them, and appends the touch and gesture outputs.
-    private mutating func deliver(device index: Int, now: Instant, into output: inout [Output]) {
+    /// them, and appends the touch and gesture outputs, then what the application gets.
+    mutating func deliver(device index: Int, now: Instant, into batch: inout Batch) {
         updates.removeAll(keepingCapacity: true)
         updateViews.removeAll(keepingCapacity: true)
         updatePositions.removeAll(keepingCapacity: true)
         Self.touchUpdates(of: &devices[index]!, nextTouchID: &nextTouchID, into: &updates, views: &updateViews,
                           positions: &updatePositions)
         guard !updates.isEmpty else { return }
-        // Touch lines carry the view the touch was hit-tested to, so began needs the engine first.
         let screen = screenOfDevice[index]
-        gestureEvents.removeAll(keepingCapacity: true)
-        screens[screen].engine.handle(updates, now: now, into: &gestureEvents)
+        // The application's side of the frame first: a new touch is held until the arbiter has
+        // routed it; a move of a touch it already has goes out before what the frame decides.
+        let forwards = forwarder.forwards(device: index)
+        if forwards {
+            for (i, update) in updates.enumerated() {
+                if update.phase == .began {
+                    forwarder.began(update.id, device: index, screen: screen, at: updatePositions[i])
+                } else {
+                    forwarder.updated(update.id, phase: update.phase, at: updatePositions[i], now: now, into: &batch.forwarded)
+                }
+            }
+        }
+        // Touch lines carry the view the touch was hit-tested to, so began needs the engine first.
+        clearScratch()
+        screens[screen].engine.handle(updates, now: now, into: &gestureEvents, ownership: &ownership)
         for (i, update) in updates.enumerated() {
             if update.phase == .began {
                 let view = screens[screen].engine.view(of: update.id).map { viewBase[screen] + $0 }
@@ -443,22 +389,12 @@ public struct GesturePipeline: Sendable {
                 updateViews[i] = view
             }
             if reportsTouches {
-                output.append(.touch(TouchEvent(update: update, view: updateViews[i].map { viewNames[$0] }, time: now,
-                                                screen: screens[screen].id)))
+                batch.outputs.append(.touch(TouchEvent(update: update, view: updateViews[i].map { viewNames[$0] }, time: now,
+                                                       screen: screens[screen].id)))
             }
         }
-        let forwards = forwarder.forwards(device: index)
-        if forwards {
-            for (i, update) in updates.enumerated() {
-                if update.phase == .began {
-                    forwarder.began(update.id, device: index, screen: screen, at: updatePositions[i],
-                                    engine: screens[screen].engine)
-                } else {
-                    forwarder.updated(update.id, phase: update.phase, at: updatePositions[i], now: now, into: &forwarded)
-                }
-            }
-        }
-        emitDeciding(of: screen, now: now, into: &output)
+        emit(screen: screen, into: &batch)
+        if forwards || !ownership.isEmpty { forwarder.decide(now: now, into: &batch.forwarded) }
     }
 }
 

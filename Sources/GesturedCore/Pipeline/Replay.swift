@@ -69,7 +69,7 @@ public struct Replay: Sendable {
                                configuration: Configuration) throws(ReplayError) -> [GesturePipeline.Output] {
         var all: [GesturePipeline.Output] = []
         var session = try Session(devices: [device], configuration: configuration, touches: true)
-        session.play(next: whole([events])) { all += $0.output }
+        session.play(next: whole([events])) { all += $0.batch.outputs }
         return all
     }
 
@@ -83,9 +83,10 @@ public struct Replay: Sendable {
         }
     }
 
-    /// The lines of a replay: each step's outputs and forwarded touches, filtered and numbered
-    /// as `options` say, encoded into one reused byte buffer that `write` drains (or lets
-    /// grow). No `String` per line.
+    /// The lines of a replay: each step's batch printed as the daemon's shell carries it out, in
+    /// the same order (trace, lines, forwarded touches), filtered and numbered as `options` say,
+    /// encoded into one reused byte buffer that `write` drains (or lets grow). No `String` per
+    /// line.
     public struct Lines {
         private let options: Options
         /// The devices' names in `forward` lines, by recording.
@@ -103,8 +104,13 @@ public struct Replay: Sendable {
         /// Encodes the session's last step (its trace lines go to `traced` first), and hands
         /// the bytes to `write` when there are any.
         public mutating func take(_ session: inout Session, traced: (String) -> Void, write: (inout [UInt8]) -> Void) {
-            if options.trace { for line in session.drainTrace() { traced(line) } }
-            for o in session.output {
+            take(session.batch, traced: traced, write: write)
+        }
+
+        /// Encodes one batch (its trace lines go to `traced` first).
+        public mutating func take(_ batch: Batch, traced: (String) -> Void, write: (inout [UInt8]) -> Void) {
+            if options.trace { for line in batch.trace { traced(line) } }
+            for o in batch.outputs {
                 switch o {
                 case .touch where !options.touches: continue
                 case .gesture(let g) where g.state == .failed && !options.failed: continue
@@ -114,7 +120,7 @@ public struct Replay: Sendable {
                 LineEncoder.output(o, seq: seq, format: options.format, into: &bytes)
             }
             if options.forwarded {
-                for f in session.forwarded {
+                for f in batch.forwarded {
                     seq += 1
                     LineEncoder.forwarded(f, device: names[f.device.value], seq: seq, format: options.format, into: &bytes)
                 }

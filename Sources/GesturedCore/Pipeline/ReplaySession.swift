@@ -1,16 +1,18 @@
 extension Replay {
     /// The pipeline of a replay, fed one event at a time: what it holds is the pipeline and one
-    /// step's outputs, whatever the recordings' length, so recordings can be streamed from their
+    /// step's batch, whatever the recordings' length, so recordings can be streamed from their
     /// files (`play`) or fed as a live device reads them (`gestured record-stroke`).
     ///
-    /// After each step (`handle`, `end`, `fireNextDeadline`) the step's outputs are in `output`
-    /// and `forwarded`, and its trace lines in `drainTrace()`, until `clear()`.
+    /// Each step (`handle`, `end`, `fireNextDeadline`) is one entry point of the pipeline, as a
+    /// read, an unplug or the timer is in the daemon: its `batch` holds what it decided, the very
+    /// value the daemon's shell carries out, until the next step.
     public struct Session {
-        /// The outputs of the steps since the last `clear()`, in order.
-        public private(set) var output: [GesturePipeline.Output] = []
+        /// What the last step decided.
+        public private(set) var batch = Batch()
         private var pipeline: GesturePipeline
         private let ids: [GesturePipeline.DeviceID]
-        private let traces: Bool
+        /// The latest instant replayed: an event's, or a deadline's.
+        private var lastTime = Instant.zero
 
         /// A pipeline built from `configuration` with one device per recording: recording `k`'s
         /// device is `devices[k]`, on the screen the configuration assigns it; a screen without
@@ -43,51 +45,46 @@ extension Replay {
                 }
             }
             self.ids = ids
-            traces = trace
-            output.reserveCapacity(64)
-        }
-
-        /// What pass-through devices forwarded since the last `clear()`.
-        public var forwarded: ArraySlice<ForwardedTouch> { pipeline.forwarded[...] }
-
-        /// The trace lines since the last call (none unless the session traces).
-        public mutating func drainTrace() -> [String] { traces ? pipeline.drainTrace() : [] }
-
-        /// Empties `output` and `forwarded`, keeping their capacity.
-        public mutating func clear() {
-            if !output.isEmpty { output.removeAll(keepingCapacity: true) }
-            if !pipeline.forwarded.isEmpty { pipeline.removeForwarded() }
-        }
-
-        /// Whether the last steps left anything for `each`: outputs, forwarded touches, or (when
-        /// tracing) possibly trace lines.
-        private var hasResults: Bool { traces || !output.isEmpty || !pipeline.forwarded.isEmpty }
-
-        /// Hands the step's results to `each` and clears them; most events (all but a frame's
-        /// `SYN_REPORT`) leave nothing, and `each` is not called for them.
-        private mutating func deliver(_ each: (inout Session) -> Void) {
-            guard hasResults else { return }
-            each(&self)
-            clear()
         }
 
         /// Feeds one event of recording `k`.
         public mutating func handle(_ event: RawEvent, of k: Int) {
-            pipeline.handle(event, from: ids[k], into: &output)
+            if event.time > lastTime { lastTime = event.time }
+            pipeline.handle(CollectionOfOne(event), from: ids[k], into: &batch)
         }
 
-        /// The end of recording `k`: its device goes away at `time` (its last event's) as the
-        /// daemon removes an unplugged one, so touches still down are cancelled and so are the
-        /// gestures they drive.
+        /// The end of recording `k`: at `time` (its last event's) the touches still down are
+        /// cancelled, and so are the gestures they drive, as when a device goes; the device
+        /// itself stays until the pending deadlines have fired (`finish`), as in the daemon,
+        /// where nothing more happening is not an unplug.
         public mutating func end(_ k: Int, at time: Instant) {
-            pipeline.removeDevice(ids[k], now: time, into: &output)
+            pipeline.cancelTouches(of: ids[k], now: time, into: &batch)
         }
 
-        /// Fires the earliest pending deadline at its instant; false when none is pending.
+        /// After the last deadline: recording `k`'s device goes (what it still held ends).
+        public mutating func finish(_ k: Int) {
+            pipeline.removeDevice(ids[k], now: lastTime, into: &batch)
+        }
+
+        /// Fires the earliest pending deadline at its instant, as the daemon's timer would; false
+        /// when none is pending.
         public mutating func fireNextDeadline() -> Bool {
             guard let deadline = pipeline.nextDeadline else { return false }
-            pipeline.advance(to: deadline, into: &output)
+            if deadline > lastTime { lastTime = deadline }
+            pipeline.advance(to: deadline, into: &batch)
             return true
+        }
+
+        /// Fires, each as a step, the deadlines due at or before `time`.
+        private mutating func fireDeadlines(through time: Instant, _ each: (inout Session) -> Void) {
+            while let deadline = pipeline.nextDeadline, deadline <= time, fireNextDeadline() { deliver(each) }
+        }
+
+        /// Hands the step's batch to `each` unless it is empty (most events, all but a frame's
+        /// `SYN_REPORT`, decide nothing).
+        private mutating func deliver(_ each: (inout Session) -> Void) {
+            guard !batch.isEmpty else { return }
+            each(&self)
         }
 
         /// Plays the recordings to their end, then the pending deadlines. `next(k)` gives
@@ -96,9 +93,12 @@ extension Replay {
         /// is about one piece per recording. The recordings are interleaved frame by frame (a
         /// frame is the events up to its `SYN_REPORT`): the frame whose last event is earliest
         /// first, ties to the lower `k`; a recording ends (`end`) at its last event's time right
-        /// after its last frame. `each` is called after every step that left outputs, forwarded
-        /// touches or trace lines, which are cleared after it. An error of `next` stops the
-        /// replay where it is.
+        /// after its last frame, and its device goes (`finish`) after the pending deadlines.
+        ///
+        /// Deadlines fire as the daemon's timer fires them: each as a step of its own, before the
+        /// frame at or after its instant (not inside that frame's step), so a replay's batches
+        /// are the daemon's. `each` is called after every step whose batch is not empty. An
+        /// error of `next` stops the replay where it is.
         public mutating func play<Failure: Error>(next: (_ recording: Int) throws(Failure) -> [RawEvent]?,
                                                   each: (inout Session) -> Void) throws(Failure) {
             var streams = [FrameStream](repeating: FrameStream(), count: ids.count)
@@ -106,7 +106,9 @@ extension Replay {
             while let k = Self.earliestFrame(of: streams) {
                 let end = streams[k].frameEnd!
                 for i in streams[k].start..<end {
-                    handle(streams[k].events[i], of: k)
+                    let event = streams[k].events[i]
+                    if event.isFrameEnd { fireDeadlines(through: event.time, each) }
+                    handle(event, of: k)
                     deliver(each)
                 }
                 let last = streams[k].events[end - 1].time
@@ -118,6 +120,10 @@ extension Replay {
                 }
             }
             while fireNextDeadline() { deliver(each) }
+            for k in ids.indices {
+                finish(k)
+                deliver(each)
+            }
         }
 
         /// The stream whose next frame ends first, ties to the first; nil when all have ended.

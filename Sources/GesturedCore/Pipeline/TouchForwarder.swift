@@ -23,15 +23,17 @@ public struct ForwardedTouch: Hashable, Sendable {
 
 /// Decides, per touch of a pass-through device, what the application gets: UIKit's touch
 /// delivery with the recognizers' `cancelsTouchesInView`, `delaysTouchesBegan`,
-/// `delaysTouchesEnded` and the views' `forwardsTouches` (docs/KIOSK.md).
+/// `delaysTouchesEnded` and the views' `forwardsTouches` (docs/KIOSK.md; its state diagram is in
+/// docs/RECOGNIZERS.md, "The forwarder": a change to one is a change to both).
 ///
-/// Each touch keeps the recognizers of its route that were undecided when it began
-/// (`pending`). A pending recognizer that recognizes or begins and cancels touches claims the
-/// touch: sent parts are cancelled in the application, held ones are never sent. One that fails
-/// leaves `pending`. Then, per touch:
-/// - held (not sent yet) while a pending recognizer has `delaysTouchesBegan`; else sent, the
-///   held down and moves flushed in their order;
-/// - its lift is held while a pending recognizer has `delaysTouchesEnded`;
+/// It learns who owns a touch only from the arbiter's `TouchOwnership` facts, never by reading an
+/// engine: each touch keeps the recognizers of its route that were undecided when it was routed
+/// (its `holders`). A holder that decides by recognizing or beginning claims the touch when it
+/// cancels touches (sent parts are cancelled in the application, held ones never sent); one that
+/// fails leaves the holders. Then, once per step (`decide`):
+/// - a touch is held (not sent yet) while a holder has `delaysTouchesBegan`; else sent, the held
+///   down and moves flushed in their order;
+/// - its lift is held while a holder has `delaysTouchesEnded`;
 /// - a touch in a view that does not forward touches, or claimed before it was sent, is never
 ///   sent; a touch that cannot get a free clone slot is not sent either.
 ///
@@ -39,7 +41,7 @@ public struct ForwardedTouch: Hashable, Sendable {
 /// not); a slot is reused only after its `up`.
 struct TouchForwarder: Sendable {
     enum State: Sendable {
-        /// Not sent yet: its positions so far, the down's first.
+        /// Not sent yet: its positions so far (`Tracked.held`), the down's first.
         case held
         case forwarded(slot: Int)
         /// Never (again) sent: claimed, cancelled, outside a forwarding view or without a slot.
@@ -51,8 +53,9 @@ struct TouchForwarder: Sendable {
         let device: Int
         var screen: Int
         var state: State
-        /// Recognizers of its route still undecided about it (engine slot indices).
-        var pending: [Int]
+        /// The recognizers of its route that were undecided when it was routed and have not
+        /// decided since (within its screen's engine).
+        var holders: [TouchOwnership.Holder] = []
         var claimed = false
         var lifted = false
         var held: [DevicePosition]
@@ -80,22 +83,13 @@ struct TouchForwarder: Sendable {
 
     func forwards(device: Int) -> Bool { cloneSlots.indices.contains(device) && cloneSlots[device] != nil }
 
-    /// A touch began (after the engine hit-tested and routed it). Its pending list is an array
-    /// of its own, built here: taking the engine's route array would share its buffer, and the
-    /// engine's next change to that route (on a steady frame) would then copy it, an allocation.
-    mutating func began(_ touch: TouchID, device: Int, screen: Int, at position: DevicePosition, engine: GestureEngine) {
-        var pending: [Int] = []
-        var claimed = false
-        for slot in engine.route(of: touch) {
-            switch engine.decision(ofSlot: slot) {
-            case .undecided: pending.append(slot)
-            case .succeeded: if engine.delivery(ofSlot: slot).cancelsTouchesInView { claimed = true }
-            case .failed: break
-            }
-        }
-        let forwards = engine.view(of: touch).map { engine.tree.nodes[$0].forwardsTouches } ?? true
-        tracked.append(Tracked(touch: touch, device: device, screen: screen, state: forwards ? .held : .dropped,
-                               pending: pending, claimed: claimed, held: [position]))
+    /// Whether any device forwards (the engines need to tell who owns touches only then).
+    var isActive: Bool { cloneSlots.contains { $0 != nil } }
+
+    /// A touch of a pass-through device began, before the arbiter routes it (its `routed` fact
+    /// comes with the frame's ownership facts): held until that fact says who holds it.
+    mutating func began(_ touch: TouchID, device: Int, screen: Int, at position: DevicePosition) {
+        tracked.append(Tracked(touch: touch, device: device, screen: screen, state: .held, held: [position]))
     }
 
     /// A touch moved, lifted or was cancelled by its device; a move of a touch already sent goes
@@ -120,46 +114,43 @@ struct TouchForwarder: Sendable {
         }
     }
 
-    /// Applies a screen's gesture events: a recognizer that recognizes or begins claims the
-    /// touches it was pending for (when it cancels touches); one that fails or is cancelled
-    /// lets go of them. The screen's engine is read in place in `screens`: an engine argument
-    /// would be a copy of it (a retain and a release of each of its arrays) per call.
-    mutating func observe(_ events: [GestureEvent], screen: Int, screens: [GesturePipeline.Screen]) {
+    /// Takes in a screen's ownership facts, in the order the arbiter stated them.
+    mutating func apply(_ facts: [TouchOwnership], screen: Int) {
         guard !tracked.isEmpty else { return }
-        for event in events {
-            guard let slot = event.label.slot else { continue }
-            let claims: Bool
-            switch event.state {
-            case .changed: continue
-            case .began, .ended: claims = screens[screen].engine.delivery(ofSlot: slot).cancelsTouchesInView
-            case .failed, .cancelled: claims = false
-            }
-            for i in tracked.indices where tracked[i].screen == screen {
-                guard let k = tracked[i].pending.firstIndex(of: slot) else { continue }
-                tracked[i].pending.remove(at: k)
-                if claims { tracked[i].claimed = true }
+        for fact in facts {
+            switch fact {
+            case .routed(let touch, let holders, let claimed, let forwards):
+                guard let i = tracked.firstIndex(where: { $0.touch == touch }) else { continue }
+                tracked[i].holders = holders
+                if claimed { tracked[i].claimed = true }
+                if !forwards, case .held = tracked[i].state { tracked[i].state = .dropped }
+            case .decided(let recognizer, let claims):
+                for i in tracked.indices where tracked[i].screen == screen {
+                    guard let k = tracked[i].holders.firstIndex(where: { $0.recognizer == recognizer }) else { continue }
+                    tracked[i].holders.remove(at: k)
+                    if claims { tracked[i].claimed = true }
+                }
             }
         }
     }
 
-    /// Carries the touches over a reload from `old` screens to `fresh` ones, by screen id and
-    /// view id: the old recognizers are gone (cancelled, like a failure to the touch: they hold
-    /// nothing back any more). A touch keeps going to the application only while its rules did
-    /// not change: its screen is still there and the view it began in still exists and still
-    /// forwards touches. Every other touch is claimed (cancelled in the application); a touch
-    /// never sent stays unsent. Call `decide` after installing `fresh`.
-    mutating func carry(from old: [GesturePipeline.Screen], to fresh: [GesturePipeline.Screen]) {
+    /// What a reload does to a touch of a pass-through device (`carry`).
+    enum Carry: Sendable {
+        /// Its rules did not change: it goes on in the application, on screen `screen` now.
+        case keep(screen: Int)
+        /// Its screen is gone, or its view is gone or forwards differently: cancelled there.
+        case claim
+    }
+
+    /// Carries the touches over a reload: the old recognizers are gone (cancelled, like a failure
+    /// to the touch: they hold nothing back any more), and `verdict` says whether each touch's
+    /// rules changed. Call `decide` after.
+    mutating func carry(_ verdict: (_ touch: TouchID, _ screen: Int) -> Carry) {
         for i in tracked.indices {
-            let engine = old[tracked[i].screen].engine
-            let oldScreenID = old[tracked[i].screen].id
-            tracked[i].pending = []
-            guard let screen = fresh.firstIndex(where: { $0.id == oldScreenID }) else { tracked[i].claimed = true; continue }
-            tracked[i].screen = screen
-            guard let view = engine.view(of: tracked[i].touch) else { continue }   // outside every view: no rule
-            let node = engine.tree.nodes[view]
-            guard let now = fresh[screen].engine.tree.index(of: node.id),
-                  fresh[screen].engine.tree.nodes[now].forwardsTouches == node.forwardsTouches else {
-                tracked[i].claimed = true; continue
+            tracked[i].holders = []
+            switch verdict(tracked[i].touch, tracked[i].screen) {
+            case .keep(let screen): tracked[i].screen = screen
+            case .claim: tracked[i].claimed = true
             }
         }
     }
@@ -169,25 +160,11 @@ struct TouchForwarder: Sendable {
         for i in tracked.indices where device.map({ tracked[i].device == $0 }) ?? true { tracked[i].claimed = true }
     }
 
-    /// Sends, cancels and lifts what the touches' states now allow, at `now`.
-    mutating func decide(now: Instant, screens: [GesturePipeline.Screen], into out: inout [ForwardedTouch]) {
+    /// Sends, cancels and lifts what the touches' states now allow, at `now`: once per step,
+    /// after the step's ownership facts.
+    mutating func decide(now: Instant, into out: inout [ForwardedTouch]) {
         guard !tracked.isEmpty else { return }
         for i in tracked.indices {
-            // The engine read in place: a `let` copy of it per touch per frame would copy
-            // (retain and release) every one of its arrays and dictionaries.
-            let screen = tracked[i].screen
-            // A recognizer can go back to `possible` unseen (its touches lifted before it
-            // decided, nothing left to watch): it no longer holds anything.
-            var k = 0
-            while k < tracked[i].pending.count {
-                switch screens[screen].engine.decision(ofSlot: tracked[i].pending[k]) {
-                case .undecided: k += 1
-                case .succeeded:
-                    if screens[screen].engine.delivery(ofSlot: tracked[i].pending[k]).cancelsTouchesInView { tracked[i].claimed = true }
-                    tracked[i].pending.remove(at: k)
-                case .failed: tracked[i].pending.remove(at: k)
-                }
-            }
             let device = GesturePipeline.DeviceID(value: tracked[i].device)
             let touch = tracked[i].touch
             if tracked[i].claimed {
@@ -199,8 +176,7 @@ struct TouchForwarder: Sendable {
                 tracked[i].state = .dropped
                 continue
             }
-            if case .held = tracked[i].state,
-               !tracked[i].pending.contains(where: { screens[screen].engine.delivery(ofSlot: $0).delaysTouchesBegan }) {
+            if case .held = tracked[i].state, !tracked[i].holders.contains(where: \.delaysBegan) {
                 guard let slot = cloneSlots[tracked[i].device]?.firstIndex(where: { $0 == nil }) else {
                     tracked[i].state = .dropped; continue
                 }
@@ -214,8 +190,7 @@ struct TouchForwarder: Sendable {
                 tracked[i].held = []
                 tracked[i].state = .forwarded(slot: slot)
             }
-            if tracked[i].lifted, case .forwarded(let slot) = tracked[i].state,
-               !tracked[i].pending.contains(where: { screens[screen].engine.delivery(ofSlot: $0).delaysTouchesEnded }) {
+            if tracked[i].lifted, case .forwarded(let slot) = tracked[i].state, !tracked[i].holders.contains(where: \.delaysEnded) {
                 out.append(ForwardedTouch(device: device, time: now, touch: touch, slot: slot, kind: .up))
                 cloneSlots[tracked[i].device]?[slot] = nil
                 tracked[i].state = .dropped

@@ -1,0 +1,67 @@
+/// Everything one call of the pipeline decided, in the order it happened: the one value the
+/// daemon's shell carries out (`Shell.carryOut`, in the executable) and `gestured replay`
+/// prints (`Replay.Lines`), so that replay shows exactly what the daemon does.
+///
+/// Every entry point of `GesturePipeline` (a read's events, a deadline, a control change, a
+/// rotation, a reload, a removal, shutdown) fills one: it empties the batch it is given first,
+/// so a result can only leave through it, and nobody has a buffer to remember to drain. The
+/// caller keeps one batch and hands it to every call: its arrays keep their capacity, and a
+/// steady frame allocates nothing.
+///
+/// The shell carries a batch out in one fixed order: trace lines (before the lines they explain,
+/// as replay prints them), a control request's reply, lines for clients (numbered as they are
+/// sent), the actions of those lines (which need their numbers), what the clones of pass-through
+/// devices receive, and the faults to log.
+public struct Batch: Sendable {
+    /// The answer to the control request this call applied (`ControlDesk.apply`), for the client
+    /// that sent it: it goes out before the lines the request caused (docs/PROTOCOL.md).
+    public internal(set) var reply: String?
+    /// Lines for clients: touch and gesture outputs, in order (clients choose among them).
+    public internal(set) var outputs: [GesturePipeline.Output] = []
+    /// The configured actions these outputs reach, in order (`GestureLabel.action`).
+    public internal(set) var actions: [ActionRequest] = []
+    /// What the applications behind pass-through devices receive, in order.
+    public internal(set) var forwarded: [ForwardedTouch] = []
+    /// Faults the devices' decoders survived (`EvdevFrameDecoder.Anomaly`), for the log.
+    public internal(set) var faults: [DeviceFault] = []
+    /// The engines' trace: every transition with its reason while tracing, recognizer bugs
+    /// always (bounded while nobody traces).
+    public internal(set) var trace: [String] = []
+
+    public init() {}
+
+    /// Whether the call decided nothing at all.
+    public var isEmpty: Bool {
+        reply == nil && outputs.isEmpty && actions.isEmpty && forwarded.isEmpty && faults.isEmpty && trace.isEmpty
+    }
+
+    /// Empties every part, keeping its storage (an entry point does this first).
+    mutating func removeAll() {
+        reply = nil
+        if !outputs.isEmpty { outputs.removeAll(keepingCapacity: true) }
+        if !actions.isEmpty { actions.removeAll(keepingCapacity: true) }
+        if !forwarded.isEmpty { forwarded.removeAll(keepingCapacity: true) }
+        if !faults.isEmpty { faults.removeAll(keepingCapacity: true) }
+        if !trace.isEmpty { trace.removeAll(keepingCapacity: true) }
+    }
+}
+
+/// A configured action to run: the gesture event that reached its state (an index in the
+/// batch's `outputs`, whose line number the action's environment carries) and the command.
+public struct ActionRequest: Hashable, Sendable {
+    public var output: Int
+    public var action: GestureAction
+
+    /// The event that reached the action's state.
+    public func event(in batch: Batch) -> GestureEvent {
+        guard case .gesture(let event) = batch.outputs[output] else { preconditionFailure("an action names a gesture output") }
+        return event
+    }
+}
+
+/// A fault a device's decoder survived, and how often since it was last reported.
+public struct DeviceFault: Hashable, Sendable {
+    public var device: GesturePipeline.DeviceID
+    public var anomaly: EvdevFrameDecoder.Anomaly
+    public var count: Int
+}
