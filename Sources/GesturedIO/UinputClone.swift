@@ -10,28 +10,17 @@ import Glibc
 /// The kernel destroys the device when the descriptor closes, also when the daemon is killed:
 /// the clone never outlives the daemon.
 public final class UinputClone {
-    /// What every clone's name ends with; the daemon never takes a device so named as input.
-    public static let nameSuffix = " (gestured)"
     /// The longest name the kernel keeps for a uinput device: `UINPUT_MAX_NAME_SIZE` (80, in
     /// linux/uinput.h) less its terminating NUL. Longer names are cut, which would cut the suffix.
     static let maximumNameBytes = 79
-    /// Where the kernel puts every uinput device (it has no physical parent).
-    static let virtualDevices = "/sys/devices/virtual/input/"
 
-    /// The clone's name for a device named `name`: `<name> (gestured)`, the device's name
-    /// shortened (at a character) when the whole would not fit the kernel's limit, so the
-    /// suffix always survives.
+    /// The clone's name for a device named `name`: `<name> (gestured)` (`CloneName.suffix`), the
+    /// device's name shortened (at a character) when the whole would not fit the kernel's limit,
+    /// so the suffix always survives (`CloneName.isClone` recognizes it).
     public static func name(cloning name: String) -> String {
         var base = Substring(name)
-        while base.utf8.count + nameSuffix.utf8.count > maximumNameBytes { base = base.dropLast() }
-        return base + nameSuffix
-    }
-
-    /// Whether the input device at `syspath` named `name` is a clone made by gestured (this
-    /// daemon or another instance): a uinput device, so under `/sys/devices/virtual/input/`,
-    /// whose name ends with the suffix. A real panel is never taken for one by its name alone.
-    public static func isClone(name: String, syspath: String) -> Bool {
-        syspath.hasPrefix(virtualDevices) && name.hasSuffix(nameSuffix)
+        while base.utf8.count + CloneName.suffix.utf8.count > maximumNameBytes { base = base.dropLast() }
+        return base + CloneName.suffix
     }
 
     public let name: String
@@ -61,7 +50,7 @@ public final class UinputClone {
     init(cloning source: OpaquePointer, uinputPath path: String) throws(SystemError) {
         let template = try Self.template(cloning: source)
         defer { libevdev_free(template) }
-        name = libevdev_get_name(template).map { String(cString: $0) } ?? Self.nameSuffix
+        name = libevdev_get_name(template).map { String(cString: $0) } ?? CloneName.suffix
         hasTouchButton = libevdev_has_event_code(template, UInt32(EV_KEY), UInt32(BTN_TOUCH)) != 0
         descriptor = try FileDescriptor.open(path, flags: O_RDWR | O_CLOEXEC)
         var uinput: OpaquePointer?
@@ -111,7 +100,7 @@ public final class UinputClone {
 
 extension UinputClone {
     /// A libevdev description of `device` for its clone: everything the device has, renamed
-    /// with `nameSuffix`, on `BUS_VIRTUAL`, plus `ABS_MT_TOOL_TYPE` (finger to palm is how a
+    /// with `CloneName.suffix`, on `BUS_VIRTUAL`, plus `ABS_MT_TOOL_TYPE` (finger to palm is how a
     /// touch is cancelled in libinput) and a tracking id range of 0...65535 (the clone numbers
     /// its own touches, `CloneEncoder`). The caller frees it.
     static func template(cloning device: OpaquePointer) throws(SystemError) -> OpaquePointer {

@@ -61,12 +61,10 @@ final class Daemon {
 
         let (monitor, candidates) = DeviceHub.discover(configuration: configuration)
         // Each screen without a configured size takes its first device's.
-        var sizes: [Size] = []
+        let sizes = GesturePipeline.sizes(for: configuration, devices: candidates.map { ($0.description, $0.admitted) })
         for (index, spec) in configuration.screenSpecs.enumerated() {
             let first = candidates.first { $0.screen == index }
-            let size = GesturePipeline.size(configured: spec.size, firstDevice: first?.description,
-                                            rotation: first?.rule?.rotation ?? .none)
-            sizes.append(size)
+            let size = sizes[index]
             Log.info((spec.id.map { "screen \($0)" } ?? "screen")
                      + " is \(LineEncoder.fixed(size.width, decimals: 0))x\(LineEncoder.fixed(size.height, decimals: 0)) points"
                      + (spec.size == nil ? " (from \(first.map { "device \($0.info.sysname)" } ?? "the fallback size"))" : ""))

@@ -7,20 +7,16 @@ import Glibc
 extension DeviceHub {
     /// The clone of a candidate whose rule says `passThrough`, or nil. When the clone cannot be
     /// made, the device is read without grabbing and without forwarding (a panel is never left
-    /// dead): `candidate.rule` is changed to say so, and the reason is logged.
+    /// dead): `candidate`'s rule is changed to say so, and the reason is logged. (A device that
+    /// cannot be cloned at all never gets here: `DeviceAdmission` turned its passThrough off.)
     func makeClone(_ candidate: inout DeviceCandidate) -> UinputClone? {
-        guard var rule = candidate.rule, rule.passThrough else { return nil }
+        guard candidate.rule?.passThrough == true else { return nil }
         let label = "\(candidate.info.sysname) (\(candidate.info.name))"
         func fallBack(_ reason: String) -> UinputClone? {
             Log.error("\(label): passThrough: \(reason); reading it without grabbing, so the application sees every touch")
-            rule.passThrough = false
-            rule.grab = false
-            candidate = DeviceCandidate(info: candidate.info, evdev: candidate.evdev, description: candidate.description,
-                                        rule: rule, udevCalibration: candidate.udevCalibration, screen: candidate.screen)
+            candidate.admitted.rule!.passThrough = false
+            candidate.admitted.rule!.grab = false
             return nil
-        }
-        guard candidate.description.slotCount > 0, candidate.description.hasTrackingID else {
-            return fallBack("only multitouch (protocol B) devices can be cloned")
         }
         do {
             let clone = try UinputClone(cloning: candidate.evdev)

@@ -95,7 +95,7 @@ final class DeviceHub {
         let clone = makeClone(&candidate)
         let id: GesturePipeline.DeviceID
         do {
-            id = try live.pipeline.addDevice(description, rule: candidate.rule, fallbackCalibration: candidate.udevCalibration,
+            id = try live.pipeline.addDevice(description, rule: candidate.rule, fallbackCalibration: candidate.admitted.udevCalibration,
                                              screen: candidate.screen)
         } catch {
             Log.warning("\(info.sysname) (\(info.name)): not usable: \(error), ignoring")
@@ -117,8 +117,8 @@ final class DeviceHub {
             evdev.close()
             return
         }
-        let treatment = DeviceTreatment(rule: candidate.rule, udevCalibration: candidate.udevCalibration,
-                                        screen: live.pipeline.screens[candidate.screen])
+        let screenSpec = live.pipeline.screens[candidate.screen]
+        let treatment = DeviceTreatment(candidate.admitted, screenID: screenSpec.id, screenSize: screenSpec.size)
         devices[token] = OpenDevice(info: info, evdev: evdev, id: id, description: description, treatment: treatment,
                                     monotonic: monotonic, clone: clone,
                                     encoder: clone.map { CloneEncoder(slotCount: description.slotCount, hasTouchButton: $0.hasTouchButton) })

@@ -68,18 +68,17 @@ enum DevicesCommand {
         entry.rule = DeviceSelection.rule(for: description, properties: info.properties, rules: configuration.devices)
         let screen = configuration.screenIndex(of: description, properties: info.properties)
         if !configuration.screens.isEmpty { entry.screen = screen.flatMap { configuration.screens[$0].id } ?? "" }
-        let decision = DeviceSelection.decide(description, properties: info.properties, rules: configuration.devices)
-        switch decision {
-        case .use where UinputClone.isClone(name: info.name, syspath: info.syspath):
-            entry.decision = "not used (a pass-through clone made by gestured: the application's touchscreen)"
-        case .use where screen == nil:
-            entry.decision = "not used (no screen takes it)"
-        case .use where !DeviceSelection.isReady(initialized: info.isInitialized, properties: info.properties):
-            entry.decision = "not used yet (udev has not processed it)"
-        case .use where !entry.usable:
+        // The daemon's own policy (DeviceAdmission), as it would decide now.
+        let verdict = DeviceAdmission.considers(info.udevFacts, rules: configuration.devices).map { .failure($0) }
+            ?? DeviceAdmission.admit(description, properties: info.properties, configuration: configuration)
+        switch verdict {
+        case .failure(let refusal):
+            entry.decision = "\(refusal)"
+        case .success where !entry.usable:
             entry.decision = "not used (\(entry.touch ?? "no touch axes"))"
-        default:
-            entry.decision = "\(decision)"
+        case .success(let admitted):
+            entry.decision = admitted.ruleIndex.map { "used (devices[\($0)])" } ?? "used (touchscreen)"
+            if let reason = admitted.passThroughRefused { entry.decision += "; passThrough off: \(reason)" }
         }
         return entry
     }

@@ -25,6 +25,7 @@ enum ReplayCommand {
         } catch {
             throw CommandFailure(ExitStatus.failure, "\(paths.joined(separator: ", ")): \(error)")
         }
+        for notice in session.notices { Log.plain(notice) }
         var lines = Replay.Lines(options: options, devices: streams.map(\.device))
         var out = OutputBuffer()
         defer { out.flush() }

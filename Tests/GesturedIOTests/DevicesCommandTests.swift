@@ -86,7 +86,8 @@ import Testing
             "event7 \"gestured synthetic touchscreen\" touchscreen: used (touchscreen)", "  screen: front",
             "event8 \"gestured synthetic touchpad\" touchpad: used (devices[0])", "  screen: back",
             "event9 \"gestured synthetic keyboard\" other: not used (other; a rule with add: true would use it)", "  screen: none",
-            "event10 \"gestured broken touchscreen\" touchscreen: not used (no screen takes it)", "  screen: none",
+            "event10 \"gestured broken touchscreen\" touchscreen: not used (no screen takes it: no screen's devices match it and none says devices: \"rest\")",
+            "  screen: none",
         ], "\(result.stdout)")
         guard let json = try Self.devices(["--json"], config: """
             { screens: [ { id: "front", devices: [ { match: { sysname: "event7" } } ] } ] }

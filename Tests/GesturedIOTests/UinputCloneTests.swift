@@ -61,9 +61,9 @@ struct UinputCloneTests {
     @Test func aCloneIsAVirtualInputDeviceWithTheSuffixNotANameAlone() {
         let virtual = "/sys/devices/virtual/input/input21/event7"
         let usb = "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0/0003:222A:0001.0001/input/input12/event5"
-        #expect(UinputClone.isClone(name: "ILITEK Multi-Touch (gestured)", syspath: virtual))
-        #expect(!UinputClone.isClone(name: "ILITEK Multi-Touch (gestured)", syspath: usb))
-        #expect(!UinputClone.isClone(name: "ILITEK Multi-Touch", syspath: virtual))
+        #expect(CloneName.isClone(name: "ILITEK Multi-Touch (gestured)", syspath: virtual))
+        #expect(!CloneName.isClone(name: "ILITEK Multi-Touch (gestured)", syspath: usb))
+        #expect(!CloneName.isClone(name: "ILITEK Multi-Touch", syspath: virtual))
     }
 
     @Test func withoutUinputTheCloneFailsWithTheOpenErrorAndPath() {

@@ -68,4 +68,34 @@ import Testing
         #expect(try Self.replay(s) == ["0.000000 forward down 1", "0.360000 forward up 1",
                                        "1.000000 forward down 2", "1.350000 forward up 2"])
     }
+
+    /// Replay applies the device rules the daemon applies: an ignored device's recording is not
+    /// replayed, and it says so; a passThrough that cannot apply says why there are no forward
+    /// lines.
+    @Test func replaySaysWhatTheRulesDoWithTheRecordedDevice() throws {
+        var s = ReplayEndTests.Script()
+        s.frame(at: 0, [(0, 1, 1000, 1000)])
+        s.frame(at: 60, [(0, -1, nil, nil)])
+        let device = try ReplayEndTests.device()
+        func run(_ config: String, device: DeviceDescription) throws -> (lines: [String], notices: [String]) {
+            var lines: [String] = [], notices: [String] = []
+            try Replay.run(recordings: [(device, s.events)], configuration: try ConfigLoader.parse(config, file: "c.json5"),
+                           options: Replay.Options(forwarded: true), notice: { notices.append($0) }) { bytes in
+                lines += String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+                bytes.removeAll()
+            }
+            return (lines, notices)
+        }
+        let ignored = try run("{ devices: [ { match: { name: \"gestured synthetic*\" }, ignore: true } ], views: [ { id: \"v\", gestures: [ { id: \"t\", type: \"tap\" } ] } ] }",
+                              device: device)
+        #expect(ignored.lines == [])
+        #expect(ignored.notices == ["event0 (gestured synthetic touchscreen): ignored (devices[0] says ignore); its recording is not replayed"])
+        var single = device
+        single.mtX = nil; single.mtY = nil; single.slotCount = 0; single.hasTrackingID = false
+        let refused = try run("{ devices: [ { match: {}, passThrough: true } ], views: [ { id: \"v\", gestures: [ { id: \"t\", type: \"tap\" } ] } ] }",
+                              device: single)
+        #expect(!refused.lines.contains { $0.hasPrefix("forward") }, "\(refused.lines)")
+        #expect(refused.notices == ["event0 (gestured synthetic touchscreen): passThrough does not apply: single-touch devices cannot be cloned "
+                                    + "(only multitouch protocol B, with slots); no forward lines for it (the daemon reads such a panel without grabbing it)"])
+    }
 }

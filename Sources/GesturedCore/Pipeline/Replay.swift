@@ -56,9 +56,10 @@ public struct Replay: Sendable {
     /// it; a screen without a size takes its first device's, as in the daemon.
     public static func run(recordings: [(device: DeviceDescription, events: [RawEvent])], configuration: Configuration,
                            options: Options = Options(), traced: (String) -> Void = { _ in },
-                           write: (inout [UInt8]) -> Void) throws(ReplayError) {
+                           notice: (String) -> Void = { _ in }, write: (inout [UInt8]) -> Void) throws(ReplayError) {
         var session = try Session(devices: recordings.map(\.device), configuration: configuration,
                                   touches: options.touches, trace: options.trace)
+        for line in session.notices { notice(line) }
         var lines = Lines(options: options, devices: recordings.map(\.device))
         session.play(next: whole(recordings.map(\.events))) { lines.take(&$0, traced: traced, write: write) }
     }
@@ -134,10 +135,13 @@ public struct Replay: Sendable {
         [device.isDirect ? "ID_INPUT_TOUCHSCREEN" : "ID_INPUT_TOUCHPAD": "1"]
     }
 
-    /// The device rule that applies to the replayed device, and the screen it maps onto (the
-    /// first screen's, in the `screens` form: `gestured draw` pictures one screen).
+    /// The device rule that applies to the replayed device (as `DeviceAdmission` gives it: none
+    /// when the rule ignores it), and the screen it maps onto (the first screen's, in the
+    /// `screens` form: `gestured draw` pictures one screen).
     public static func setting(of device: DeviceDescription, in configuration: Configuration) -> (rule: DeviceRule?, screen: Size) {
-        let rule = configuration.devices.first { $0.matches(device, properties: properties(device)) }
+        let admitted = try? DeviceAdmission.admit(device, properties: properties(device), configuration: configuration,
+                                                  selecting: false).get()
+        let rule = admitted?.rule
         return (rule, GesturePipeline.screen(configuration: configuration, firstDevice: device, rotation: rule?.rotation ?? .none))
     }
 }

@@ -10,47 +10,66 @@ extension Replay {
         /// What the last step decided.
         public private(set) var batch = Batch()
         private var pipeline: GesturePipeline
-        private let ids: [GesturePipeline.DeviceID]
+        /// Recording `k`'s device, nil when the configuration ignores it.
+        private let ids: [GesturePipeline.DeviceID?]
         /// The latest instant replayed: an event's, or a deadline's.
         private var lastTime = Instant.zero
 
+        /// What the configuration does with the recordings' devices that a reader of the replay
+        /// must be told (printed on stderr by `gestured replay`): a device its rules ignore (its
+        /// recording is not replayed), a `passThrough` that cannot apply (no `forward` lines for
+        /// that device).
+        public private(set) var notices: [String] = []
+
         /// A pipeline built from `configuration` with one device per recording: recording `k`'s
-        /// device is `devices[k]`, on the screen the configuration assigns it; a screen without
-        /// a size takes its first device's, as in the daemon. `touches` makes touch outputs,
-        /// `trace` every arbiter transition's trace line.
+        /// device is `devices[k]`, admitted as the daemon admits devices (`DeviceAdmission`:
+        /// its rule, its screen, `ignore`), except that its kind is never a reason to leave it
+        /// out (a recording is a device its user chose); a screen without a size takes its first
+        /// device's, as in the daemon. `touches` makes touch outputs, `trace` every arbiter
+        /// transition's trace line.
         public init(devices: [DeviceDescription], configuration: Configuration, touches: Bool,
                     trace: Bool = false) throws(ReplayError) {
-            var placed: [(rule: DeviceRule?, screen: Int)] = []
+            var admitted: [DeviceAdmission.Admitted?] = []
+            var notices: [String] = []
             for device in devices {
-                let rule = configuration.devices.first { $0.matches(device, properties: Replay.properties(device)) }
-                guard let screen = configuration.screenIndex(of: device, properties: Replay.properties(device)) else {
-                    throw .noScreen(device.sysname)
+                let label = "\(device.sysname) (\(device.name))"
+                switch DeviceAdmission.admit(device, properties: Replay.properties(device), configuration: configuration,
+                                             selecting: false) {
+                case .failure(.noScreen): throw .noScreen(device.sysname)
+                case .failure(let refusal):
+                    notices.append("\(label): \(refusal); its recording is not replayed")
+                    admitted.append(nil)
+                case .success(let a):
+                    if let reason = a.passThroughRefused {
+                        notices.append("\(label): passThrough does not apply: \(reason); no forward lines for it "
+                                       + "(the daemon reads such a panel without grabbing it)")
+                    }
+                    admitted.append(a)
                 }
-                placed.append((rule, screen))
             }
-            let sizes = configuration.screenSpecs.enumerated().map { index, spec in
-                let first = placed.firstIndex { $0.screen == index }
-                return GesturePipeline.size(configured: spec.size, firstDevice: first.map { devices[$0] },
-                                            rotation: first.flatMap { placed[$0].rule?.rotation } ?? .none)
-            }
+            let used = zip(devices, admitted).compactMap { d, a in a.map { (description: d, admitted: $0) } }
+            let sizes = GesturePipeline.sizes(for: configuration, devices: used)
             do { pipeline = try GesturePipeline(configuration: configuration, sizes: sizes) } catch {
                 throw .configuration(error)
             }
             pipeline.reportsTouches = touches
             pipeline.tracesTransitions = trace
-            var ids: [GesturePipeline.DeviceID] = []
-            for (k, device) in devices.enumerated() {
-                do { ids.append(try pipeline.addDevice(device, rule: placed[k].rule, screen: placed[k].screen)) } catch {
+            var ids: [GesturePipeline.DeviceID?] = []
+            for (device, a) in zip(devices, admitted) {
+                guard let a else { ids.append(nil); continue }
+                do { ids.append(try pipeline.addDevice(device, rule: a.rule, screen: a.screen)) } catch {
                     throw .device(error)
                 }
             }
             self.ids = ids
+            self.notices = notices
         }
 
         /// Feeds one event of recording `k`.
         public mutating func handle(_ event: RawEvent, of k: Int) {
             if event.time > lastTime { lastTime = event.time }
-            pipeline.handle(CollectionOfOne(event), from: ids[k], into: &batch)
+            guard let id = ids[k] else { batch.removeAll(); return }
+            pipeline.handle(CollectionOfOne(event), from: id, into: &batch)
         }
 
         /// The end of recording `k`: at `time` (its last event's) the touches still down are
@@ -58,12 +77,14 @@ extension Replay {
         /// itself stays until the pending deadlines have fired (`finish`), as in the daemon,
         /// where nothing more happening is not an unplug.
         public mutating func end(_ k: Int, at time: Instant) {
-            pipeline.cancelTouches(of: ids[k], now: time, into: &batch)
+            guard let id = ids[k] else { batch.removeAll(); return }
+            pipeline.cancelTouches(of: id, now: time, into: &batch)
         }
 
         /// After the last deadline: recording `k`'s device goes (what it still held ends).
         public mutating func finish(_ k: Int) {
-            pipeline.removeDevice(ids[k], now: lastTime, into: &batch)
+            guard let id = ids[k] else { batch.removeAll(); return }
+            pipeline.removeDevice(id, now: lastTime, into: &batch)
         }
 
         /// Fires the earliest pending deadline at its instant, as the daemon's timer would; false
