@@ -2,9 +2,19 @@ import GesturedCore
 import CLinux
 import Glibc
 
+/// A timer armed at absolute instants whose expiry the loop's poller reports: `DeadlineTimer`,
+/// or a scripted one in tests.
+public protocol DeadlineArming: AnyObject {
+    var descriptor: FileDescriptor { get }
+    /// Arms the timer to expire at `deadline`, or disarms it for nil.
+    func arm(at deadline: Instant?) throws(SystemError)
+    /// Clears the expiry (the descriptor's readability); the number of expirations.
+    @discardableResult func acknowledge() throws(SystemError) -> UInt64
+}
+
 /// A timerfd on CLOCK_MONOTONIC armed at absolute instants: the one timer the daemon arms at the
 /// core's next deadline.
-public final class DeadlineTimer {
+public final class DeadlineTimer: DeadlineArming {
     public let descriptor: FileDescriptor
     private var isClosed = false
 
@@ -39,14 +49,12 @@ public final class DeadlineTimer {
     @discardableResult
     public func acknowledge() throws(SystemError) -> UInt64 {
         var expirations: UInt64 = 0
-        let count = withUnsafeMutableBytes(of: &expirations) { buffer in
-            Glibc.read(descriptor.rawValue, buffer.baseAddress, 8)
-        }
-        if count == -1 {
-            let error = Errno.current
-            if error == .wouldBlock { return 0 }
-            if error == .interrupted { return try acknowledge() }
-            throw SystemError(operation: "read(timerfd)", errno: error)
+        do {
+            try syscall("read(timerfd)", onInterrupt: .retry) {
+                withUnsafeMutableBytes(of: &expirations) { Glibc.read(descriptor.rawValue, $0.baseAddress, 8) }
+            }
+        } catch where error.errno == .wouldBlock {
+            return 0
         }
         return expirations
     }

@@ -23,9 +23,20 @@ public struct PollResult: Hashable, Sendable {
     public init(token: UInt64, events: PollEvents) { self.token = token; self.events = events }
 }
 
+/// What the daemon's loop waits on and what its parts register with: an epoll set (`Poller`),
+/// or a scripted one in tests, so the loop runs embedded in a test's process on a virtual clock.
+public protocol EventPolling: AnyObject {
+    func add(_ fd: FileDescriptor, token: UInt64, events: PollEvents) throws(SystemError)
+    func modify(_ fd: FileDescriptor, token: UInt64, events: PollEvents) throws(SystemError)
+    func remove(_ fd: FileDescriptor) throws(SystemError)
+    /// Waits until something is ready or `timeout` milliseconds pass (-1: no limit), and puts
+    /// what is ready in `ready` (emptied first; its storage is reused: no allocation per wakeup).
+    func wait(timeout: Int32, into ready: inout [PollResult]) throws(SystemError)
+}
+
 /// An epoll instance (level-triggered): the daemon's single wait point for devices, the timer,
 /// signals and clients.
-public final class Poller {
+public final class Poller: EventPolling {
     public let descriptor: FileDescriptor
     private var buffer: [epoll_event]
     private var isClosed = false
@@ -57,20 +68,26 @@ public final class Poller {
     /// A signal interrupting the wait (`EINTR`) returns an empty list rather than retrying:
     /// the caller recomputes its timeout from its deadline and waits again.
     public func wait(timeout: Int32) throws(SystemError) -> [PollResult] {
-        let count = buffer.withUnsafeMutableBufferPointer { events in
-            epoll_wait(descriptor.rawValue, events.baseAddress, Int32(events.count), timeout)
-        }
-        if count == -1 {
-            let error = Errno.current
-            if error == .interrupted { return [] }
-            throw SystemError(operation: "epoll_wait", errno: error)
-        }
         var results: [PollResult] = []
-        results.reserveCapacity(Int(count))
-        for index in 0..<Int(count) {
-            results.append(PollResult(token: buffer[index].data.u64, events: PollEvents(rawValue: buffer[index].events)))
-        }
+        try wait(timeout: timeout, into: &results)
         return results
+    }
+
+    public func wait(timeout: Int32, into ready: inout [PollResult]) throws(SystemError) {
+        ready.removeAll(keepingCapacity: true)
+        let count: Int32
+        do {
+            count = try syscall("epoll_wait", onInterrupt: .fail) {
+                buffer.withUnsafeMutableBufferPointer { events in
+                    epoll_wait(descriptor.rawValue, events.baseAddress, Int32(events.count), timeout)
+                }
+            }
+        } catch where error.errno == .interrupted {
+            return   // a signal: the caller recomputes its timeout and waits again
+        }
+        for index in 0..<Int(count) {
+            ready.append(PollResult(token: buffer[index].data.u64, events: PollEvents(rawValue: buffer[index].events)))
+        }
     }
 
     public func close() throws(SystemError) {

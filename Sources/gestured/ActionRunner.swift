@@ -29,7 +29,7 @@ final class ActionRunner {
         var terminated = false
     }
 
-    private let poller: Poller
+    private let poller: any EventPolling
     let timer: DeadlineTimer
     /// A run: the command, and the variables of the gesture event that asked for it.
     private typealias Job = (action: GestureAction, variables: [(name: String, value: String)])
@@ -43,7 +43,7 @@ final class ActionRunner {
     /// Set by `stop`: waiting runs are dropped, nothing new starts.
     private var stopping = false
 
-    init(poller: Poller) throws(SystemError) {
+    init(poller: any EventPolling) throws(SystemError) {
         self.poller = poller
         timer = try DeadlineTimer()
     }

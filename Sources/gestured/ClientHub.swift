@@ -2,9 +2,10 @@ import GesturedCore
 import GesturedIO
 import Glibc
 
-/// The daemon's clients: the socket server, each client's subscription and partial request, the
-/// numbering and encoding of lines (`LinePublisher`), and requests (`ControlDesk`, with `Control`
-/// for the ones that change things).
+/// The daemon's clients: the socket server, who may connect (`ConnectionPolicy`), each client's
+/// subscription and partial request line, the numbering and encoding of lines
+/// (`LinePublisher`), clients that stop reading (`StallWatch`). Complete request lines go back to
+/// the loop (`service`), which hands them to `ClientRequests`; this part knows no other part.
 final class ClientHub {
     private struct ClientState {
         var subscription = ClientSubscription()
@@ -17,10 +18,11 @@ final class ClientHub {
     }
 
     let server: UnixSocketServer
-    private let poller: Poller
-    private let live: LivePipeline
-    /// Set once the control part exists (it needs the device hub, which needs this hub).
-    var control: Control!
+    private let poller: any EventPolling
+    private let clock: any Clock
+    /// Who may control, as the configuration in force says: peers that may have the reserve
+    /// of connections (`ConnectionPolicy`). Replaced on reload.
+    var authority: ControlAuthority
     /// What each client asked for, and its partial request line.
     private var clients: [ClientID: ClientState] = [:]
     private var publisher = LinePublisher()
@@ -35,7 +37,9 @@ final class ClientHub {
 
     var count: Int { server.clientCount }
     /// `run --trace`: the trace is logged (at debug priority), whether or not a client asks for it.
-    var logsTrace = false { didSet { updateTracing() } }
+    var logsTrace = false
+    /// How many clients subscribe to touch lines and to the trace (`reporting`).
+    private var touchSubscribers = 0, traceSubscribers = 0
     /// Reused for every trace line of a client's format.
     private var traceLine: [UInt8] = []
     /// Who may hold one more connection (per-user cap, the control peers' reserve).
@@ -48,12 +52,34 @@ final class ClientHub {
     /// How long accepting pauses when the process is out of descriptors.
     static let acceptPause = Interval(seconds: 1)
 
-    init(server: UnixSocketServer, poller: Poller, live: LivePipeline, settings: SocketSettings = SocketSettings()) {
+    init(server: UnixSocketServer, poller: any EventPolling, clock: any Clock, authority: ControlAuthority,
+         settings: SocketSettings = SocketSettings()) {
         self.server = server
         self.poller = poller
-        self.live = live
+        self.clock = clock
+        self.authority = authority
         policy = settings.connectionPolicy
         stalls = settings.readTimeout.map { StallWatch(timeout: $0) }
+    }
+
+    /// What the pipeline must make for the clients: touch outputs while some client subscribes
+    /// to them, the trace while it is logged or some client subscribes to it.
+    var reporting: GesturePipeline.Reporting {
+        GesturePipeline.Reporting(touches: touchSubscribers > 0, trace: logsTrace || traceSubscribers > 0)
+    }
+
+    /// A client's subscription, if it is connected.
+    func subscription(of id: ClientID) -> ClientSubscription? { clients[id]?.subscription }
+
+    /// Who a client is (`SO_PEERCRED` at connect), nil when the kernel would not say.
+    func peer(of id: ClientID) -> PeerCredentials? { clients[id]?.peer }
+
+    /// Replaces a client's subscription (a request changed it).
+    func setSubscription(_ subscription: ClientSubscription, of id: ClientID) {
+        guard let old = clients[id]?.subscription else { return }
+        touchSubscribers += (subscription.touches ? 1 : 0) - (old.touches ? 1 : 0)
+        traceSubscribers += (subscription.trace ? 1 : 0) - (old.trace ? 1 : 0)
+        clients[id]!.subscription = subscription
     }
 
     /// When this part next has something to do without any descriptor waking it: accepting
@@ -125,23 +151,12 @@ final class ClientHub {
         }
     }
 
-    /// The pipeline makes touch outputs only while some client is subscribed to them, and
-    /// traces transitions only while the trace is logged or some client is subscribed to it.
-    private func updateTouchReporting() {
-        live.pipeline.reportsTouches = clients.values.contains { $0.subscription.touches }
-        updateTracing()
-    }
-
-    private func updateTracing() {
-        live.pipeline.tracesTransitions = logsTrace || clients.values.contains { $0.subscription.trace }
-    }
-
     /// Queues a line; every client's lines of one loop iteration go out in one write (`flush`).
     private func send(_ bytes: [UInt8], to id: ClientID, merge: LineMerge = .never) {
         if let event = server.enqueue(bytes, to: id, merge: merge) { report(event) }
     }
 
-    /// Queues the answer to a client's control request (ahead of the lines it caused).
+    /// Queues the answer to a client's request.
     func reply(_ line: String, to id: ClientID) { send(Array(line.utf8), to: id) }
 
     /// A device's events were read at `start`; their lines go out with this wakeup's `flush`.
@@ -154,9 +169,9 @@ final class ClientHub {
             wrote = true
             if let event { report(event) } else { updateInterest(id) }
         }
-        if wrote, stalls?.nextCheck == nil { stalls?.wrote(now: MonotonicClock.now()) }
+        if wrote, stalls?.nextCheck == nil { stalls?.wrote(now: clock.now()) }
         guard !readStarts.isEmpty else { return }
-        let now = MonotonicClock.now()
+        let now = clock.now()
         for start in readStarts { latency.record(now - start) }
         readStarts.removeAll(keepingCapacity: true)
     }
@@ -174,9 +189,11 @@ final class ClientHub {
 
     /// Forgets a client the server let go; a descriptor is free again, so accepting resumes.
     private func dropped(_ id: ClientID) {
-        clients[id] = nil
+        if let gone = clients.removeValue(forKey: id)?.subscription {
+            if gone.touches { touchSubscribers -= 1 }
+            if gone.trace { traceSubscribers -= 1 }
+        }
         writableClients.remove(id)
-        updateTouchReporting()
         if acceptPausedUntil != nil { resumeAccepting() }
     }
 
@@ -213,7 +230,7 @@ final class ClientHub {
             let event: ServerEvent?
             do { event = try server.accept() } catch {
                 switch error.errno.rawValue {
-                case EMFILE, ENFILE, ENOBUFS, ENOMEM: pauseAccepting(error, now: MonotonicClock.now())
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM: pauseAccepting(error, now: clock.now())
                 default: Log.limited(.warning, key: "accept", "accept failed: \(error)")
                 }
                 return
@@ -224,7 +241,7 @@ final class ClientHub {
             do { state.peer = try PeerCredentials.of(fd) } catch {
                 Log.warning("\(id): \(error); it may listen but not control")
             }
-            state.connection = ConnectionPolicy.Peer(uid: state.peer?.uid, mayControl: control.mayControl(state.peer))
+            state.connection = ConnectionPolicy.Peer(uid: state.peer?.uid, mayControl: authority.allows(state.peer))
             if let refusal = policy.admit(state.connection, connected: clients.values.lazy.map(\.connection)) {
                 Log.limited(.warning, key: "client refused", "client refused (\(state.peer.map { "\($0)" } ?? "unknown peer")): \(refusal)")
                 server.disconnect(id)
@@ -242,39 +259,36 @@ final class ClientHub {
         }
     }
 
-    func service(_ id: ClientID, events ready: PollEvents) {
-        if ready.contains(.writable), let event = server.flush(id) { report(event); return }
+    /// A client's complete request lines, with who sent them and what it had subscribed to when
+    /// it sent them: requests still apply when the client hung up right after sending them
+    /// (`echo "hide map" | socat - UNIX-CONNECT:...`).
+    struct Requests {
+        var client: ClientID
+        var peer: PeerCredentials?
+        var subscription: ClientSubscription
+        var items: [RequestFramer.Item]
+    }
+
+    /// Serves a client's readiness: writes what waits for it, reads what it sent. Returns its
+    /// complete request lines, for the loop to hand to `ClientRequests`.
+    func service(_ id: ClientID, events ready: PollEvents) -> Requests? {
+        if ready.contains(.writable), let event = server.flush(id) { report(event); return nil }
+        var requests: Requests?
         if ready.contains(.readable) || ready.contains(.hangup) || ready.contains(.error) || ready.contains(.peerClosed) {
             var received: [UInt8] = []
             let event = server.receive(from: id, into: &received)
-            if !received.isEmpty { handleRequests(received, from: id) }
-            if let event { report(event); return }
+            if !received.isEmpty, clients[id] != nil {
+                clients[id]!.framer.append(received)
+                var items: [RequestFramer.Item] = []
+                while let item = clients[id]!.framer.next() { items.append(item) }
+                if !items.isEmpty {
+                    requests = Requests(client: id, peer: clients[id]!.peer, subscription: clients[id]!.subscription, items: items)
+                }
+            }
+            if let event { report(event); return requests }
         }
         updateInterest(id)
-    }
-
-    /// Applies each complete request line and answers it (`ControlDesk.answer`).
-    private func handleRequests(_ bytes: [UInt8], from id: ClientID) {
-        guard var state = clients[id] else { return }
-        state.framer.append(bytes)
-        while let item = state.framer.next() {
-            let peer = state.peer
-            // The subscription is stored before a control request runs: its batch is published
-            // to this client too.
-            clients[id] = state
-            var subscription = state.subscription
-            let outcome = ControlDesk.answer(item, subscription: &subscription,
-                                             control: { control.apply($0, from: id, peer: peer, format: $1) },
-                                             stats: statsLine(format:))
-            state.subscription = subscription
-            if let line = outcome.accepted { Log.debug("\(id): \(line)") }
-            if let message = outcome.badRequest { Log.limited(.info, key: "\(id) bad request", "\(id): bad request: \(message)") }
-            if clients[id] != nil { clients[id] = state }
-            if case .line = item { updateTouchReporting() }
-            if let answer = outcome.answer { send(Array(answer.utf8), to: id) }
-            guard clients[id] != nil else { return }   // dropped while answering
-        }
-        clients[id] = state   // the framer's progress, when there was no complete line
+        return requests
     }
 
     /// Sends what is queued, as far as each client takes it: the daemon is stopping.

@@ -3,115 +3,116 @@ import GesturedCore
 import GesturedIO
 import Glibc
 
-/// `gestured run`: the event loop. One thread, one epoll set with one token space
-/// (`LoopToken`); it sleeps in `epoll_wait` with no timeout, so it wakes only for a device event,
-/// a client, a signal, or the one timerfd armed at the pipeline's next deadline. The loop owns
-/// the set and the signals and timers; the parts do the rest: `DeviceHub` (devices, hotplug),
-/// `ClientHub` (clients, numbering, publishing), `Control` (control requests), `ActionRunner`,
-/// `Supervisor`. All decisions are the pure pipeline's; this moves bytes.
+/// `gestured run`: the event loop. One thread, one poller with one token space (`LoopToken`); it
+/// sleeps with no timeout, so it wakes only for a device event, a client, a signal, or the one
+/// timer armed at the earliest of the pipeline's next deadline and the client hub's next wake.
+/// The loop owns the poller, the timer, the clock and the signals and dispatches to the parts,
+/// which know each other only downward (no cycle): `ClientRequests` → `ClientHub`,
+/// `LivePipeline`; `DeviceHub` → `LivePipeline`, `CloneSinks`, `Shell`; `LivePipeline` → `Shell` →
+/// `ClientHub`, `ActionRunner`, `CloneSinks`. All decisions are the pure pipeline's; this moves
+/// bytes. DaemonStart.swift builds the real parts; a test builds the loop with a scripted poller
+/// and timer and a virtual clock (`DaemonLoopTests`).
 final class Daemon {
-    private let poller: Poller
-    private let timer: DeadlineTimer
-    private let signals: SignalChannel
-    private let supervisor = Supervisor()
-    /// The configuration's gesture actions: spawned, watched and reaped in this loop.
-    private let actions: ActionRunner
-    private let live: LivePipeline
-    private let devices: DeviceHub
-    private let clients: ClientHub
-    private let control: Control
-    private let shell: Shell
+    /// The loop's parts, built before it (DaemonStart.swift, or a test).
+    struct Parts {
+        let live: LivePipeline
+        let clients: ClientHub
+        let requests: ClientRequests
+        let devices: DeviceHub
+        let clones: CloneSinks
+        let actions: ActionRunner
+        let supervisor: Supervisor
+        /// Nil when hotplug is not followed (tests).
+        let hotplug: Hotplug?
+    }
+
+    private let poller: any EventPolling
+    private let timer: any DeadlineArming
+    private let clock: any Clock
+    /// Nil in tests: the process's signals are the test runner's.
+    private let signals: SignalChannel?
+    private let parts: Parts
     private let configPath: String?
-    private var running = true
+    private(set) var running = true
     private var armedDeadline: Instant?
+    /// Reused for every wait.
+    private var ready: [PollResult] = []
 
-    static func run(configPath: String?, socketPath: String, trace: Bool = false) throws(CommandFailure) {
-        let configuration = try loadConfiguration(configPath, logWarnings: true)
-        let daemon: Daemon
-        do { daemon = try Daemon(configPath: configPath, configuration: configuration, socketPath: socketPath, trace: trace) } catch {
-            throw CommandFailure(ExitStatus.failure, "\(error)")
-        }
-        daemon.supervisor.ready(devices: daemon.devices.count, clients: daemon.clients.count)
-        daemon.loop()
-        daemon.shutdown()
-    }
-
-    private init(configPath: String?, configuration: Configuration, socketPath: String, trace: Bool) throws(StartupError) {
+    init(parts: Parts, poller: any EventPolling, timer: any DeadlineArming, clock: any Clock, signals: SignalChannel?,
+         configPath: String?) {
+        self.parts = parts
+        self.poller = poller
+        self.timer = timer
+        self.clock = clock
+        self.signals = signals
         self.configPath = configPath
-        // Signals first: a SIGTERM during start-up must not kill us before the socket file can
-        // be removed.
-        do {
-            signals = try SignalChannel()
-            poller = try Poller()
-            timer = try DeadlineTimer()
-            actions = try ActionRunner(poller: poller)
-        } catch { throw .system(error) }
-        // Every client is a descriptor: room for all the socket settings allow, and the devices,
-        // clones, actions and the loop's own beside them.
-        let needed = configuration.socket.connectionPolicy.hardLimit + DescriptorLimit.reserve
-        switch DescriptorLimit.raise(toAtLeast: needed) {
-        case .enough: break
-        case .short(let limit):
-            Log.warning("the open-file limit is \(limit) (hard limit); \(needed) would fit socket.maxClients and the rest "
-                        + "(raise LimitNOFILE, or lower socket.maxClients); clients beyond it are turned away")
-        }
-        actions.configure(configuration.allViews)
-        let server: UnixSocketServer
-        do { server = try ListeningSocket.open(path: socketPath, settings: configuration.socket) } catch { throw .socket(error) }
-
-        let (monitor, candidates) = DeviceHub.discover(configuration: configuration)
-        // Each screen without a configured size takes its first device's.
-        let sizes = GesturePipeline.sizes(for: configuration, devices: candidates.map { ($0.description, $0.admitted) })
-        for (index, spec) in configuration.screenSpecs.enumerated() {
-            let first = candidates.first { $0.screen == index }
-            let size = sizes[index]
-            Log.info((spec.id.map { "screen \($0)" } ?? "screen")
-                     + " is \(LineEncoder.fixed(size.width, decimals: 0))x\(LineEncoder.fixed(size.height, decimals: 0)) points"
-                     + (spec.size == nil ? " (from \(first.map { "device \($0.info.sysname)" } ?? "the fallback size"))" : ""))
-        }
-        do { live = LivePipeline(try GesturePipeline(configuration: configuration, sizes: sizes)) } catch {
-            throw .configuration("\(error)")
-        }
-        live.pipeline.reportsTouches = false   // until a client subscribes to touches
-        clients = ClientHub(server: server, poller: poller, live: live, settings: configuration.socket)
-        clients.logsTrace = trace  // `run --trace`; clients may subscribe to the trace as well
-        devices = DeviceHub(poller: poller, monitor: monitor, live: live, clients: clients, configuration: configuration)
-        control = Control(configuration: configuration, live: live)
-        clients.control = control
-        let shell = Shell(clients: clients, actions: actions, live: live) { [weak devices] in devices }
-        live.outlet = { [unowned shell] batch, requester in shell.carryOut(batch, requester: requester) }
-        self.shell = shell
-
-        do {
-            try poller.add(server.listenDescriptor, token: LoopToken.listenerToken, events: .readable)
-            try poller.add(timer.descriptor, token: LoopToken.timerToken, events: .readable)
-            try poller.add(signals.descriptor, token: LoopToken.signalsToken, events: .readable)
-            try poller.add(actions.timer.descriptor, token: LoopToken.actionTimerToken, events: .readable)
-            try supervisor.register(with: poller, token: LoopToken.watchdogToken)
-            if let monitor { try poller.add(monitor.descriptor, token: LoopToken.hotplugToken, events: .readable) }
-        } catch { throw .system(error) }
-
-        for candidate in candidates { devices.open(candidate) }
-        if devices.count == 0 { Log.info("no touchscreen found; waiting for clients on \(socketPath)") }
-        Log.info("listening on \(socketPath)")
     }
 
-    enum StartupError: Error, CustomStringConvertible {
-        case system(SystemError)
-        case socket(SocketServerError)
-        case configuration(String)
-        var description: String {
-            switch self {
-            case .system(let e): "\(e)"
-            case .socket(let e): "\(e)"
-            case .configuration(let e): e
+    /// The timer's instant now: the earliest of what the pipeline and the client hub wait for.
+    var deadline: Instant? {
+        switch (parts.live.pipeline.nextDeadline, parts.clients.nextWake) {
+        case (let a?, let b?): min(a, b)
+        case (let a?, nil): a
+        case (nil, let b): b
+        }
+    }
+
+    /// Loops until a signal stops it or the poller fails.
+    func run() {
+        armTimer()
+        while running {
+            do { try iterate(timeout: -1) } catch {
+                Log.error("\(error)")
+                return
             }
         }
     }
 
-    // MARK: Signals and time
+    /// One iteration: wait (at most `timeout` ms, -1: no limit), dispatch what is ready, write
+    /// what the iteration decided (the clones first, for the application's latency, then the
+    /// clients, each in one write), and arm the timer for the next wait.
+    func iterate(timeout: Int32) throws(SystemError) {
+        try poller.wait(timeout: timeout, into: &ready)
+        for item in ready {
+            switch LoopToken(item.token) {
+            case .listener: parts.clients.accept()
+            case .timer:
+                armedDeadline = nil
+                _ = try? timer.acknowledge()
+                let now = clock.now()
+                parts.live.advance(to: now)
+                parts.clients.wake(now: now)
+            case .signals: handleSignals()
+            case .watchdog: parts.supervisor.watchdogFired()
+            case .hotplug: parts.hotplug?.receive(into: parts.devices)
+            case .actionTimer: parts.actions.timeouts(now: clock.now())
+            case .device(let token):
+                if let start = parts.devices.read(token: token, events: item.events) { parts.clients.read(at: start) }
+            case .action(let token): parts.actions.ready(token: token, now: clock.now())
+            case .client(let id):
+                if let requests = parts.clients.service(id, events: item.events) { parts.requests.handle(requests) }
+            case nil: break
+            }
+        }
+        parts.clones.flush()
+        parts.clients.flush()
+        parts.live.setReporting(parts.clients.reporting)   // a client that went may have been the last subscriber
+        parts.supervisor.update(devices: parts.devices.count, clients: parts.clients.count)
+        armTimer()
+    }
+
+    private func armTimer() {
+        let deadline = self.deadline
+        guard deadline != armedDeadline else { return }
+        do { try timer.arm(at: deadline); armedDeadline = deadline } catch {
+            Log.limited(.error, key: "timerfd", "cannot arm the deadline timer: \(error)")
+        }
+    }
+
+    // MARK: Signals
 
     private func handleSignals() {
+        guard let signals else { return }
         let received: [Int32]
         do { received = try signals.read() } catch { Log.error("signalfd: \(error)"); running = false; return }
         for signal in received {
@@ -125,76 +126,35 @@ final class Daemon {
         }
     }
 
-    private func reload() {
-        supervisor.reloading()
-        defer { supervisor.ready(devices: devices.count, clients: clients.count) }
+    /// SIGHUP: the configuration file again, whole; an invalid one changes nothing.
+    func reload() {
+        parts.supervisor.reloading()
+        defer { parts.supervisor.ready(devices: parts.devices.count, clients: parts.clients.count) }
         let fresh: Configuration
         do { fresh = try loadConfiguration(configPath, logWarnings: true) } catch {
             for line in error.lines { Log.error(line) }
             Log.error("reload failed; the previous configuration stays in force")
             return
         }
-        do { try devices.reload(fresh) } catch {
+        do { try parts.devices.reload(fresh) } catch {
             Log.error("reload failed: \(error); the previous configuration stays in force")
             return
         }
-        control.configure(fresh)
-        actions.configure(fresh.allViews)
+        let authority = ControlAuthority(fresh.control)
+        parts.clients.authority = authority
+        parts.requests.configure(fresh, authority: authority)
+        parts.actions.configure(fresh.allViews)
         Log.info("configuration reloaded from \(configPath ?? "the embedded default")")
     }
 
-    private func fireDeadlines() {
-        _ = try? timer.acknowledge()
-        live.advance(to: MonotonicClock.now())
-    }
-
-    private func armTimer() {
-        let deadline = [live.pipeline.nextDeadline, clients.nextWake].compactMap { $0 }.min()
-        guard deadline != armedDeadline else { return }
-        do { try timer.arm(at: deadline); armedDeadline = deadline } catch {
-            Log.limited(.error, key: "timerfd", "cannot arm the deadline timer: \(error)")
-        }
-    }
-
-    // MARK: Loop
-
-    private func loop() {
-        while running {
-            armTimer()
-            let ready: [PollResult]
-            do { ready = try poller.wait(timeout: -1) } catch {
-                Log.error("epoll_wait: \(error)")
-                return
-            }
-            for item in ready {
-                switch LoopToken(item.token) {
-                case .listener: clients.accept()
-                case .timer: armedDeadline = nil; fireDeadlines(); clients.wake(now: MonotonicClock.now())
-                case .signals: handleSignals()
-                case .watchdog: supervisor.watchdogFired()
-                case .hotplug: devices.hotplug()
-                case .actionTimer: actions.timeouts(now: MonotonicClock.now())
-                case .device(let token): devices.read(token: token, events: item.events)
-                case .action(let token): actions.ready(token: token, now: MonotonicClock.now())
-                case .client(let id): clients.service(id, events: item.events)
-                case nil: break
-                }
-            }
-            // What this iteration's reads, deadlines and control requests decided for the clones,
-            // then for the clients, each in one write.
-            devices.writeForwarded()
-            clients.flush()
-            supervisor.update(devices: devices.count, clients: clients.count)
-        }
-    }
-
     /// Ends running gestures with `cancelled` lines, closes devices, removes the socket file.
-    private func shutdown() {
-        supervisor.stopping()
-        devices.closeAll()
-        clients.flushAll()
-        actions.stop()
-        clients.server.close()
+    func shutdown() {
+        parts.supervisor.stopping()
+        parts.devices.closeAll()
+        parts.clones.flush()
+        parts.clients.flushAll()
+        parts.actions.stop()
+        parts.clients.server.close()
         Log.info("stopped")
     }
 }

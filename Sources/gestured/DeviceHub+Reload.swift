@@ -17,8 +17,8 @@ extension DeviceHub {
             return .init(key: token, description: device.description, properties: device.info.properties, treatment: device.treatment)
         }, fresh: fresh, current: live.pipeline.screens)
         let before = Self.describe(live.pipeline.screens)
-        try live.reload(fresh, sizes: plan.sizes, now: MonotonicClock.now())
-        writeForwarded()   // touches whose view's rules changed, cancelled in the application
+        try live.reload(fresh, sizes: plan.sizes, now: clock.now())
+        clones.flush()   // touches whose view's rules changed, cancelled in the application
         let after = Self.describe(live.pipeline.screens)
         Log.info(before == after ? "screens rebuilt: \(after); running gestures cancelled"
                                  : "screens rebuilt: \(before) → \(after); running gestures cancelled")
@@ -28,14 +28,14 @@ extension DeviceHub {
             case .release(let refusal):
                 close(token: token, reason: "\(refusal) by the reloaded configuration")
             case .keep(let screen):
-                live.pipeline.setScreen(screen, of: devices[token]!.id)
+                live.setScreen(screen, of: devices[token]!.id)
             case .reopen(let changes):
                 close(token: token, reason: "reopened for the reloaded configuration (\(changes.joined(separator: ", ")))")
             case .readd(let admitted, let changes):
                 readd(token: token, admitted, changes: changes)
             }
         }
-        admitNew()
+        for candidate in Hotplug.candidates(configuration: configuration, except: isOpen(syspath:)) { open(candidate) }
     }
 
     /// The screens as the log names them: `front 800x480, back 1280x800` (`1280x800` alone in
@@ -52,19 +52,18 @@ extension DeviceHub {
     private func readd(token: UInt64, _ admitted: DeviceAdmission.Admitted, changes: [String]) {
         guard var device = devices[token] else { return }
         let label = "\(device.info.sysname) (\(device.info.name))"
-        let now = MonotonicClock.now()
+        let now = clock.now()
         // The clone stays: the application's touches on it end here, not with the device.
         live.cancelForwarded(device: device.id, now: now)
-        writeForwarded()
+        clones.flush()
         live.remove(device.id, now: now)
-        do {
-            device.id = try live.pipeline.addDevice(device.description, rule: admitted.rule,
-                                                    fallbackCalibration: admitted.udevCalibration, screen: admitted.screen)
-        } catch {
+        let old = device.id
+        do { device.id = try live.add(device.description, admitted) } catch {
             devices[token] = device
             close(token: token, reason: "not usable with the reloaded configuration: \(error)")
             return
         }
+        clones.move(from: old, to: device.id)
         let screen = live.pipeline.screens[admitted.screen]
         let new = DeviceTreatment(admitted, screenID: screen.id, screenSize: screen.size)
         if new.grab != device.treatment.grab {
@@ -75,18 +74,5 @@ extension DeviceHub {
         device.treatment = new
         devices[token] = device
         Log.info("\(label): reloaded: \(changes.joined(separator: ", ")); its touches in flight were cancelled")
-    }
-
-    /// Opens the devices udev lists that are not open and that the configuration now admits.
-    private func admitNew() {
-        let open = Set(devices.values.map(\.info.syspath))
-        let infos: [InputDeviceInfo]
-        do { infos = try UdevEnumerator.inputDevices() } catch {
-            Log.warning("udev enumeration failed: \(error); devices newly matched are not opened")
-            return
-        }
-        for info in infos where !open.contains(info.syspath) {
-            if let candidate = DeviceCandidate.admit(info, configuration: configuration) { self.open(candidate) }
-        }
     }
 }

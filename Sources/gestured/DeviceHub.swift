@@ -3,12 +3,10 @@ import GesturedCore
 import GesturedIO
 import Glibc
 
-/// The daemon's input devices: admission (`DeviceCandidate`), hotplug through udev's monitor,
-/// and one reader per open device feeding the pipeline. What devices did goes to the client hub.
-///
-/// Each open device is one `OpenDevice`: its reader and, for a pass-through device, its sink (a
-/// uinput clone the touches the core decides to forward are written to, in the loop iteration
-/// that read them: DeviceHub+PassThrough.swift).
+/// The daemon's open input devices: opening what the core admits (`DeviceCandidate`), one
+/// reader per device feeding the pipeline, closing them (unplugged, failing, let go by a
+/// reload). Hotplug finds devices (`Hotplug`), a reload's plan is carried out in
+/// DeviceHub+Reload.swift, and the clones of pass-through devices are `CloneSinks`'.
 final class DeviceHub {
     struct OpenDevice {
         let info: InputDeviceInfo
@@ -20,84 +18,45 @@ final class DeviceHub {
         /// False when the kernel's CLOCK_MONOTONIC timestamps could not be had (umockdev): frames
         /// are then stamped with their read time, so event times and deadlines share one clock.
         let monotonic: Bool
-        /// The uinput clone of a pass-through device, and the state of what it shows.
-        var clone: UinputClone?
-        var encoder: CloneEncoder?
     }
 
-    let poller: Poller
-    /// udev's netlink monitor; nil when it could not be created (no hotplug then).
-    let monitor: UdevMonitor?
+    let poller: any EventPolling
     let live: LivePipeline
-    let clients: ClientHub
+    let clones: CloneSinks
+    let shell: Shell
+    let clock: any Clock
     /// The rules devices are admitted by; replaced on reload.
     var configuration: Configuration
-    /// Not private: reload (DeviceHub+Reload.swift) updates them.
+    /// By epoll token (`LoopToken.devices`). Not private: reload (DeviceHub+Reload.swift)
+    /// updates them.
     var devices: [UInt64: OpenDevice] = [:]
     private var nextToken = LoopToken.devices.lowerBound
     /// Scratch buffer reused for every read.
     private var events: [RawEvent] = []
-    /// Scratch buffer reused for every write to a clone.
-    var cloneEvents: [RawEvent] = []
-    /// What the batches of this loop iteration forward, written at its end (`writeForwarded`).
-    var pendingForwarded: [ForwardedTouch] = []
 
     var count: Int { devices.count }
 
-    /// The udev monitor, then the devices present now that the configuration admits.
-    ///
-    /// The monitor before the enumeration: a device added in between is seen twice (the
-    /// duplicate is dropped by syspath in `hotplug`) rather than never.
-    static func discover(configuration: Configuration) -> (UdevMonitor?, [DeviceCandidate]) {
-        var monitor: UdevMonitor?
-        do { monitor = try UdevMonitor() } catch {
-            Log.warning("udev monitor: \(error); devices added later will not be seen")
-        }
-        var candidates: [DeviceCandidate] = []
-        do {
-            candidates = try UdevEnumerator.inputDevices().compactMap { DeviceCandidate.admit($0, configuration: configuration) }
-        } catch {
-            Log.warning("udev enumeration failed: \(error); starting without devices")
-        }
-        return (monitor, candidates)
-    }
-
-    init(poller: Poller, monitor: UdevMonitor?, live: LivePipeline, clients: ClientHub, configuration: Configuration) {
+    init(poller: any EventPolling, live: LivePipeline, clones: CloneSinks, shell: Shell, clock: any Clock,
+         configuration: Configuration) {
         self.poller = poller
-        self.monitor = monitor
         self.live = live
-        self.clients = clients
+        self.clones = clones
+        self.shell = shell
+        self.clock = clock
         self.configuration = configuration
     }
 
-    /// Udev announced devices: opens those added (unless open already: the enumeration may have
-    /// seen them), closes those removed, and takes up a device whose `change` shows that udev
-    /// has now processed it.
-    func hotplug() {
-        guard let monitor else { return }
-        for event in monitor.receive() {
-            let open = devices.first { $0.value.info.syspath == event.device.syspath }?.key
-            switch event.action {
-            case "remove":
-                if let open { close(token: open, reason: "removed (udev)") }
-            case "add", "change":
-                guard open == nil else { continue }
-                if let candidate = DeviceCandidate.admit(event.device, configuration: configuration) { self.open(candidate) }
-            default:
-                break
-            }
-        }
-    }
+    /// Whether a device at `syspath` is open.
+    func isOpen(syspath: String) -> Bool { token(ofSyspath: syspath) != nil }
+
+    func token(ofSyspath syspath: String) -> UInt64? { devices.first { $0.value.info.syspath == syspath }?.key }
 
     func open(_ candidate: DeviceCandidate) {
         let (info, evdev, description) = (candidate.info, candidate.evdev, candidate.description)
         var candidate = candidate
-        let clone = makeClone(&candidate)
+        let clone = CloneSinks.make(for: &candidate)
         let id: GesturePipeline.DeviceID
-        do {
-            id = try live.pipeline.addDevice(description, rule: candidate.rule, fallbackCalibration: candidate.admitted.udevCalibration,
-                                             screen: candidate.screen)
-        } catch {
+        do { id = try live.add(description, candidate.admitted) } catch {
             Log.warning("\(info.sysname) (\(info.name)): not usable: \(error), ignoring")
             clone?.close()
             evdev.close()
@@ -112,54 +71,47 @@ final class DeviceHub {
         nextToken += 1
         do { try poller.add(evdev.descriptor, token: token, events: .readable) } catch {
             Log.warning("\(info.sysname): cannot watch: \(error), ignoring")
-            live.remove(id, now: MonotonicClock.now())
+            live.remove(id, now: clock.now())
             clone?.close()
             evdev.close()
             return
         }
-        let screenSpec = live.pipeline.screens[candidate.screen]
-        let treatment = DeviceTreatment(candidate.admitted, screenID: screenSpec.id, screenSize: screenSpec.size)
-        devices[token] = OpenDevice(info: info, evdev: evdev, id: id, description: description, treatment: treatment,
-                                    monotonic: monotonic, clone: clone,
-                                    encoder: clone.map { CloneEncoder(slotCount: description.slotCount, hasTouchButton: $0.hasTouchButton) })
-        let screen = live.pipeline.screens[candidate.screen].id.map { " on screen \($0)" } ?? ""
-        Log.info("\(info.sysname) (\(info.name)): using it, \(description.slotCount) slots\(screen)")
-        clients.broadcast { seq, format in
-            LineEncoder.device(added: true, sysname: info.sysname, name: info.name, seq: seq, format: format)
-        }
+        if let clone { clones.attach(clone, to: id, slotCount: description.slotCount, sysname: info.sysname) }
+        let screen = live.pipeline.screens[candidate.screen]
+        devices[token] = OpenDevice(info: info, evdev: evdev, id: id, description: description,
+                                    treatment: DeviceTreatment(candidate.admitted, screenID: screen.id, screenSize: screen.size),
+                                    monotonic: monotonic)
+        Log.info("\(info.sysname) (\(info.name)): using it, \(description.slotCount) slots\(screen.id.map { " on screen \($0)" } ?? "")")
+        shell.announce(added: true, sysname: info.sysname, name: info.name)
     }
 
+    /// Lets a device go: its touches are cancelled (their gestures end), the application's
+    /// touches end on its clone, then the clone and the node close.
     func close(token: UInt64, reason: String) {
         guard let device = devices.removeValue(forKey: token) else { return }
         try? poller.remove(device.evdev.descriptor)
-        live.remove(device.id, now: MonotonicClock.now())
-        writeForwarded()   // what was decided for its clone before it goes
-        if let clone = device.clone {
-            clone.close()
-            Log.info("\(clone.name): removed with its device")
-        }
+        live.remove(device.id, now: clock.now())
+        clones.close(device.id)
         device.evdev.close()
         Log.info("\(device.info.sysname) (\(device.info.name)): \(reason), closed")
-        clients.broadcast { seq, format in
-            LineEncoder.device(added: false, sysname: device.info.sysname, name: device.info.name, seq: seq, format: format)
-        }
+        shell.announce(added: false, sysname: device.info.sysname, name: device.info.name)
     }
 
-    /// Reads what a device has, feeds the pipeline and publishes what it made.
-    func read(token: UInt64, events ready: PollEvents) {
-        guard let device = devices[token] else { return }
+    /// Reads what a device has and feeds the pipeline; returns when the read ended, the start of
+    /// its lines' latency (`ClientHub.read(at:)`), nil when nothing was fed.
+    func read(token: UInt64, events ready: PollEvents) -> Instant? {
+        guard let device = devices[token] else { return nil }
         events.removeAll(keepingCapacity: true)
         let status: EvdevDevice.ReadStatus
         do { status = try device.evdev.read(into: &events) } catch {
             close(token: token, reason: "read failed: \(error)")
-            return
+            return nil
         }
         // The latency clock starts once the events are read: the read itself is the kernel's
         // (or, under umockdev, the emulator's) time, not the daemon's.
-        let readStart = MonotonicClock.now()
+        let readStart = clock.now()
         if !device.monotonic { for i in events.indices { events[i].time = readStart } }   // their read time
         live.read(events, from: device.id)
-        clients.read(at: readStart)   // its latency is recorded once the lines are written
         switch status {
         case .drained:
             if ready.contains(.hangup) || ready.contains(.error) { close(token: token, reason: "hung up") }
@@ -169,16 +121,16 @@ final class DeviceHub {
         case .gone:
             close(token: token, reason: "removed")
         }
+        return readStart
     }
 
-    /// Cancels every device's touches (their gestures end `cancelled`), publishes that, and
-    /// closes the devices: the daemon is stopping.
+    /// The daemon is stopping: the application sees every forwarded touch cancelled and lifted,
+    /// every device's touches are cancelled (their gestures end `cancelled`), then the clones
+    /// and the devices close.
     func closeAll() {
-        // The application first sees every forwarded touch cancelled and lifted, then the clones go.
-        live.shutdown(now: MonotonicClock.now())
-        writeForwarded()
-        for device in devices.values {
-            device.clone?.close()
+        live.shutdown(now: clock.now())
+        for (_, device) in devices.sorted(by: { $0.key < $1.key }) {
+            clones.close(device.id)
             device.evdev.close()
         }
         devices.removeAll()

@@ -6,15 +6,31 @@ import GesturedIO
 /// control request, a reload, a removal, shutdown) goes through here, so no caller runs it and
 /// forgets to carry out what it decided. A class so that every part shares the same one.
 final class LivePipeline {
-    var pipeline: GesturePipeline
+    private(set) var pipeline: GesturePipeline
     /// Reused for every call: its arrays keep their capacity, and a steady frame allocates
     /// nothing.
     private var batch = Batch()
-    /// Carries a batch out, in its one order; the client that sent the control request it
-    /// answers, if any.
-    var outlet: (Batch, ClientID?) -> Void = { _, _ in }
+    /// Carries each batch out, in its one order.
+    private let shell: any BatchCarrying
 
-    init(_ pipeline: GesturePipeline) { self.pipeline = pipeline }
+    init(_ pipeline: GesturePipeline, shell: any BatchCarrying) {
+        self.pipeline = pipeline
+        self.shell = shell
+    }
+
+    /// Touch outputs and trace lines as the clients (and `run --trace`) want them.
+    func setReporting(_ reporting: GesturePipeline.Reporting) {
+        if pipeline.reporting != reporting { pipeline.reporting = reporting }
+    }
+
+    /// A device the daemon starts reading.
+    func add(_ description: DeviceDescription, _ admitted: DeviceAdmission.Admitted) throws(EvdevFrameDecoder.Unsupported)
+        -> GesturePipeline.DeviceID {
+        try pipeline.addDevice(description, rule: admitted.rule, fallbackCalibration: admitted.udevCalibration, screen: admitted.screen)
+    }
+
+    /// Moves a kept device to its screen's new index after a reload.
+    func setScreen(_ screen: Int, of device: GesturePipeline.DeviceID) { pipeline.setScreen(screen, of: device) }
 
     /// A read's events of one device.
     func read(_ events: [RawEvent], from device: GesturePipeline.DeviceID) {
@@ -34,7 +50,7 @@ final class LivePipeline {
         carryOut()
     }
 
-    /// A device's clone is about to serve other rules or go: the application's touches end.
+    /// A device's clone is about to serve other rules: the application's touches end.
     func cancelForwarded(device: GesturePipeline.DeviceID, now: Instant) {
         pipeline.cancelForwarded(device: device, now: now, into: &batch)
         carryOut()
@@ -63,6 +79,6 @@ final class LivePipeline {
     }
 
     private func carryOut(requester: ClientID? = nil) {
-        if !batch.isEmpty { outlet(batch, requester) }
+        if !batch.isEmpty { shell.carryOut(batch, requester: requester) }
     }
 }

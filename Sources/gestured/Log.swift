@@ -35,9 +35,14 @@ enum Log {
     /// at debug priority.
     static func trace(_ line: String) { write(.debug, "trace " + line) }
 
+    /// The clock the rate limit reads, for the task that set it and its children: the daemon's
+    /// own clock (CLOCK_MONOTONIC) when none is set; a test's virtual clock
+    /// (`Log.$clock.withValue`), so that windows pass when the test says.
+    @TaskLocal static var clock: (any Clock)?
+
     /// Logs at most `limiter.burst` messages per `limiter.window` for `key`.
     static func limited(_ priority: Priority, key: String, _ message: @autoclosure () -> String) {
-        let admission = limiter.admit(key: key, now: MonotonicClock.now())
+        let admission = limiter.admit(key: key, now: (clock ?? MonotonicClock.system).now())
         for held in admission.suppressed { write(priority, "\(held.key): \(held.count) similar messages suppressed") }
         if admission.logs { write(priority, message()) }
     }

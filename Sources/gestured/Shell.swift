@@ -1,24 +1,29 @@
 import GesturedCore
 import GesturedIO
 
+/// What carries a batch out: the daemon's `Shell`, or a recorder in tests.
+protocol BatchCarrying: AnyObject {
+    func carryOut(_ batch: Batch, requester: ClientID?)
+}
+
 /// Carries out what the pipeline decided (`Batch`), in its one fixed order, the order `gestured
 /// replay` prints it in: the trace (to the log and the clients that subscribe to it, before the
 /// lines it explains), a control request's answer to its sender, the lines for clients (numbered
-/// as they are sent), the actions of those
-/// lines (with their numbers), what the clones of pass-through devices receive, and the faults
-/// the devices' decoders survived (logged, rate-limited). Lines and clone events are queued
-/// here and written once per loop iteration (`ClientHub.flush`, `DeviceHub.writeForwarded`).
-final class Shell {
+/// as they are sent), the actions of those lines (with their numbers), what the clones of
+/// pass-through devices receive, and the faults the devices' decoders survived (logged,
+/// rate-limited). Lines and clone events are queued here and written once per loop iteration
+/// (`ClientHub.flush`, `CloneSinks.flush`).
+final class Shell: BatchCarrying {
     private let clients: ClientHub
     private let actions: ActionRunner
-    private let devices: () -> DeviceHub?
-    private let live: LivePipeline
+    private let clones: CloneSinks
+    private let clock: any Clock
 
-    init(clients: ClientHub, actions: ActionRunner, live: LivePipeline, devices: @escaping () -> DeviceHub?) {
+    init(clients: ClientHub, actions: ActionRunner, clones: CloneSinks, clock: any Clock) {
         self.clients = clients
         self.actions = actions
-        self.live = live
-        self.devices = devices
+        self.clones = clones
+        self.clock = clock
     }
 
     func carryOut(_ batch: Batch, requester: ClientID?) {
@@ -26,7 +31,7 @@ final class Shell {
         if let reply = batch.reply, let requester { clients.reply(reply, to: requester) }
         if !batch.outputs.isEmpty {
             var next = 0   // the next action, by output index
-            let now = MonotonicClock.now()
+            let now = clock.now()
             clients.publish(batch.outputs) { index, seq in
                 while next < batch.actions.count, batch.actions[next].output == index {
                     actions.run(batch.actions[next].action, for: batch.actions[next].event(in: batch), seq: seq, now: now)
@@ -34,11 +39,15 @@ final class Shell {
                 }
             }
         }
-        if !batch.forwarded.isEmpty { devices()?.enqueueForwarded(batch.forwarded) }
+        if !batch.forwarded.isEmpty { clones.enqueue(batch.forwarded) }
         for fault in batch.faults {
-            let sysname = live.pipeline.sysname(of: fault.device) ?? "device \(fault.device.value)"
-            Log.limited(.warning, key: "\(sysname) \(fault.anomaly.rawValue)",
-                        "\(sysname): \(fault.anomaly)\(fault.count > 1 ? " (\(fault.count) times)" : "")")
+            Log.limited(.warning, key: "\(fault.sysname) \(fault.anomaly.rawValue)",
+                        "\(fault.sysname): \(fault.anomaly)\(fault.count > 1 ? " (\(fault.count) times)" : "")")
         }
+    }
+
+    /// A device line (`device added|removed`), to every client.
+    func announce(added: Bool, sysname: String, name: String) {
+        clients.broadcast { seq, format in LineEncoder.device(added: added, sysname: sysname, name: name, seq: seq, format: format) }
     }
 }

@@ -38,7 +38,7 @@ final class Supervisor {
 
     /// Adds the watchdog timer to the loop's poller under `token`, armed one period from now;
     /// does nothing without a watchdog.
-    func register(with poller: Poller, token: UInt64) throws(SystemError) {
+    func register(with poller: any EventPolling, token: UInt64) throws(SystemError) {
         guard let period else { return }
         let timer = try DeadlineTimer()
         try timer.arm(at: MonotonicClock.now() + period)

@@ -5,8 +5,8 @@ import GesturedTestSupport
 import Glibc
 import Testing
 
-/// The daemon's client side in this process — `ClientHub` on a real `UnixSocketServer` and
-/// epoll, dispatched as the daemon's loop does — against 10,000 real connections, each of which
+/// The daemon's loop in this process (`EmbeddedDaemon`: its parts on a real socket, a virtual
+/// clock that the log limiter reads too) against 10,000 real connections, each of which
 /// sends a bad request and hangs up. Every one of them makes the daemon log a rate-limited
 /// message under its own key ("client N bad request"), and client ids are never reused: the log
 /// limiter must stay bounded however many clients come and go.
@@ -22,16 +22,8 @@ import Testing
 
     private func churn(_ log: CollectedLines) throws {
 
-        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-churn")
-        let path = directory.path + "/g.sock"
-        let poller = try Poller()
-        let server = try UnixSocketServer(path: path)
-        defer { server.close() }
-        try poller.add(server.listenDescriptor, token: LoopToken.listenerToken, events: .readable)
-        let configuration = Configuration(screen: Size(width: 1000, height: 1000), views: [ViewSpec(id: "root")])
-        let live = LivePipeline(try GesturePipeline(configuration: configuration, sizes: [Size(width: 1000, height: 1000)]))
-        let hub = ClientHub(server: server, poller: poller, live: live)
-        hub.control = Control(configuration: configuration, live: live)
+        let bed = try EmbeddedDaemon()
+        let path = bed.server.path
 
         let capacity = Log.limiter.capacity
         var peak = Log.limiter.keyCount
@@ -49,14 +41,7 @@ import Testing
             }
             // The daemon's loop until the batch has come and gone: accepted, answered, dropped.
             repeat {
-                for item in try poller.wait(timeout: 10_000) {
-                    switch LoopToken(item.token) {
-                    case .listener: hub.accept()
-                    case .client(let id): hub.service(id, events: item.events)
-                    default: Issue.record("unexpected token \(item.token)")
-                    }
-                }
-                hub.flush()
+                try bed.iterate()
                 peak = max(peak, Log.limiter.keyCount)
                 for (fd, received) in waiting {
                     var bytes = received + Self.receiveAvailable(fd)
@@ -69,7 +54,7 @@ import Testing
                         waiting[fd] = bytes
                     }
                 }
-            } while !waiting.isEmpty || server.clientCount > 0
+            } while !waiting.isEmpty || bed.server.clientCount > 0
             served += count
         }
         let elapsed = MonotonicClock.now() - start
@@ -83,8 +68,8 @@ import Testing
         #expect(capacity == 256)
         #expect(peak <= capacity + 1, "the limiter held \(peak) keys")
         #expect(Log.limiter.keyCount <= capacity + 1)
-        // Filled: 257 of the clients came within one 30 s window (true on any machine that can run
-        // the tests), and most of the 10,000 messages were held back.
+        // Filled: the virtual clock never moved, so every client came within one 30 s window, and
+        // most of the 10,000 messages were held back.
         #expect(peak == capacity + 1, "peak \(peak) keys in \(elapsed)")
         #expect(badRequests.count < Self.clients / 10, "\(badRequests.count) bad-request lines in \(elapsed)")
     }

@@ -121,10 +121,11 @@ import Testing
     /// The daemon's parts: reads of one to three frames, the timer before a read when a
     /// deadline comes first, control requests through the control path (with its answer).
     static func daemon(_ frames: [Frame], configuration: Configuration) throws -> Decisions {
-        let live = LivePipeline(try GesturePipeline(configuration: configuration, sizes: [Size(width: 1000, height: 1000)]))
-        let device = try live.pipeline.addDevice(panel, rule: configuration.devices.first)
-        var decisions = Decisions()
-        live.outlet = { batch, _ in decisions.take(batch) }
+        let recorder = Recorder()
+        let live = LivePipeline(try GesturePipeline(configuration: configuration, sizes: [Size(width: 1000, height: 1000)]),
+                                shell: recorder)
+        let admitted = try DeviceAdmission.admit(panel, properties: ["ID_INPUT_TOUCHSCREEN": "1"], configuration: configuration).get()
+        let device = try live.add(panel, admitted)
         var rng = SplitMix64(seed: 99)
         var layouts = ControlDesk.layouts(of: configuration)
         var i = 0
@@ -143,7 +144,13 @@ import Testing
         }
         while let deadline = live.pipeline.nextDeadline { live.advance(to: deadline) }
         live.shutdown(now: frames.last!.time + Interval(seconds: 10))
-        return decisions
+        return recorder.decisions
+    }
+
+    /// Takes what the daemon's `Shell` would carry out.
+    final class Recorder: BatchCarrying {
+        var decisions = Decisions()
+        func carryOut(_ batch: Batch, requester: ClientID?) { decisions.take(batch) }
     }
 
     private static func apply(_ interlude: Interlude, to live: LivePipeline, layouts: inout [ControlDesk.ScreenLayouts], at now: Instant) {

@@ -124,6 +124,7 @@ public struct EvdevFrameDecoder: Sendable {
     private var anomalyCounts = Array(repeating: 0, count: Anomaly.allCases.count)
     /// Whether any anomaly was counted since the last `takeAnomalies` (the usual read has none).
     private var anomalyCounted = false
+    var hasAnomalies: Bool { anomalyCounted }
     /// The frame being assembled; `frame` after `feed` returns true.
     public private(set) var frame = ContactFrame(time: .zero)
 

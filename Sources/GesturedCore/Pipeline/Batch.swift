@@ -62,6 +62,8 @@ public struct ActionRequest: Hashable, Sendable {
 /// A fault a device's decoder survived, and how often since it was last reported.
 public struct DeviceFault: Hashable, Sendable {
     public var device: GesturePipeline.DeviceID
+    /// The device's sysname, as the log names it.
+    public var sysname: String
     public var anomaly: EvdevFrameDecoder.Anomaly
     public var count: Int
 }

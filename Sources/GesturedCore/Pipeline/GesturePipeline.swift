@@ -224,7 +224,12 @@ public struct GesturePipeline: Sendable {
         batch.removeAll()
         guard contains(id) else { return }
         for event in events { step(event, from: id.value, into: &batch) }
-        devices[id.value]!.decoder.takeAnomalies { batch.faults.append(DeviceFault(device: id, anomaly: $0, count: $1)) }
+        if devices[id.value]!.decoder.hasAnomalies {
+            let sysname = devices[id.value]!.description.sysname
+            devices[id.value]!.decoder.takeAnomalies { anomaly, count in
+                batch.faults.append(DeviceFault(device: id, sysname: sysname, anomaly: anomaly, count: count))
+            }
+        }
         collectTrace(into: &batch)
     }
 
@@ -286,6 +291,22 @@ public struct GesturePipeline: Sendable {
             if let d = s.engine.nextDeadline, earliest.map({ d < $0.1 }) ?? true { earliest = (i, d) }
         }
         return earliest
+    }
+
+    /// What a pipeline makes besides gestures, for whom: touch outputs, trace lines.
+    public struct Reporting: Hashable, Sendable {
+        public var touches: Bool
+        public var trace: Bool
+        public init(touches: Bool, trace: Bool) { self.touches = touches; self.trace = trace }
+    }
+
+    /// Touch outputs and trace lines on or off (`reportsTouches`, `tracesTransitions`).
+    public var reporting: Reporting {
+        get { Reporting(touches: reportsTouches, trace: tracesTransitions) }
+        set {
+            if reportsTouches != newValue.touches { reportsTouches = newValue.touches }
+            if tracesTransitions != newValue.trace { tracesTransitions = newValue.trace }
+        }
     }
 
     /// Whether the engines trace their transitions with reasons (`--trace`): the lines come in
