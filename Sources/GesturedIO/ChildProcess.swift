@@ -80,15 +80,12 @@ public final class ChildProcess {
             throw SystemError(operation: "posix_spawn", path: arguments[0], errno: Errno(rawValue: status))
         }
         pid = child
-        let fd = pidfd_open(child, 0)
-        guard fd >= 0 else {
-            let error = Errno.current
+        do { pidfd = FileDescriptor(rawValue: try syscall("pidfd_open", onInterrupt: .fail) { pidfd_open(child, 0) }) } catch {
             kill(child, SIGKILL)
             var ignored: Int32 = 0
-            _ = waitpid(child, &ignored, 0)
-            throw SystemError(operation: "pidfd_open", errno: error)
+            _ = try? syscall("waitpid", onInterrupt: .retry) { waitpid(child, &ignored, 0) }
+            throw error
         }
-        pidfd = FileDescriptor(rawValue: fd)
     }
 
     deinit {
@@ -99,15 +96,8 @@ public final class ChildProcess {
     /// Collects the exit status: nil while the child runs (when not `blocking`).
     public func wait(blocking: Bool = false) throws(SystemError) -> Status? {
         var status: Int32 = 0
-        while true {
-            let r = waitpid(pid, &status, blocking ? 0 : WNOHANG)
-            if r == 0 { return nil }
-            if r == -1 {
-                if Errno.current == .interrupted { continue }
-                throw SystemError(operation: "waitpid", errno: .current)
-            }
-            break
-        }
+        let r = try syscall("waitpid", onInterrupt: .retry) { waitpid(pid, &status, blocking ? 0 : WNOHANG) }
+        if r == 0 { return nil }
         reaped = true
         // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift cannot import (macros).
         if status & 0x7f == 0 { return .exited((status >> 8) & 0xff) }

@@ -99,16 +99,15 @@ public final class EvdevDevice {
     public func read(into events: inout [RawEvent]) throws(SystemError) -> ReadStatus {
         guard let device else { return .gone }
         let stride = MemoryLayout<input_event>.stride
-        var count = 0
-        while true {
-            count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor.rawValue, $0.baseAddress, $0.count) }
-            if count >= 0 { break }
-            switch Errno.current.rawValue {
-            case EINTR: continue
-            case EAGAIN: return .drained
-            case ENODEV: return .gone
-            default: throw SystemError(operation: "read", path: path, errno: .current)
+        let count: Int
+        do {
+            count = try syscall("read", path: path, onInterrupt: .retry) {
+                buffer.withUnsafeMutableBytes { Glibc.read(descriptor.rawValue, $0.baseAddress, $0.count) }
             }
+        } catch where error.errno == .wouldBlock {
+            return .drained
+        } catch where error.errno == .noDevice {
+            return .gone
         }
         let dropped = buffer.withUnsafeBufferPointer { read in
             Self.take(read.prefix(count / stride), delivered: &delivered, into: &events)

@@ -61,3 +61,12 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
 public func pollForever(_ fds: inout [pollfd]) throws(SystemError) -> Int32 {
     try syscall("poll", onInterrupt: .retry) { poll(&fds, nfds_t(fds.count), -1) }
 }
+
+/// `poll(2)` on `fds` for at most `timeout` milliseconds; a signal (`EINTR`) returns as a timeout
+/// would, so the caller recomputes what is left of its deadline. The number of ready entries.
+@discardableResult
+public func pollOnce(_ fds: inout [pollfd], timeout: Int32) throws(SystemError) -> Int32 {
+    do { return try syscall("poll", onInterrupt: .fail) { poll(&fds, nfds_t(fds.count), timeout) } } catch where error.errno == .interrupted {
+        return 0
+    }
+}

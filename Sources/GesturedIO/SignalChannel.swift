@@ -41,14 +41,13 @@ public final class SignalChannel {
         var received: [Int32] = []
         var info = signalfd_siginfo()
         while true {
-            let count = withUnsafeMutableBytes(of: &info) { buffer in
-                Glibc.read(descriptor.rawValue, buffer.baseAddress, buffer.count)
-            }
-            if count == -1 {
-                let error = Errno.current
-                if error == .wouldBlock { return received }
-                if error == .interrupted { continue }
-                throw SystemError(operation: "read(signalfd)", errno: error)
+            let count: Int
+            do {
+                count = try syscall("read(signalfd)", onInterrupt: .retry) {
+                    withUnsafeMutableBytes(of: &info) { Glibc.read(descriptor.rawValue, $0.baseAddress, $0.count) }
+                }
+            } catch where error.errno == .wouldBlock {
+                return received
             }
             guard count == MemoryLayout<signalfd_siginfo>.size else { return received }
             received.append(Int32(bitPattern: info.ssi_signo))

@@ -53,7 +53,8 @@ public enum InterruptPolicy: Sendable {
     case fail
 }
 
-/// The one wrapper for libc calls that return -1 and set `errno`.
+/// The one wrapper for libc calls that return -1 and set `errno`. Public, so that the executable's
+/// few direct calls go through it too (write `GesturedIO.syscall` there: Glibc has a `syscall`).
 ///
 /// - Parameters:
 ///   - operation: the call's name, for the error (`"open"`, `"epoll_ctl(ADD)"`).
@@ -63,7 +64,7 @@ public enum InterruptPolicy: Sendable {
 /// - Returns: the call's non-negative result.
 @discardableResult
 @inlinable
-func syscall<Result: FixedWidthInteger>(
+public func syscall<Result: FixedWidthInteger>(
     _ operation: String, path: String? = nil, onInterrupt: InterruptPolicy,
     _ call: () -> Result
 ) throws(SystemError) -> Result {

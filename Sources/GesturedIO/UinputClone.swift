@@ -79,12 +79,8 @@ public final class UinputClone {
         }
         let size = buffer.count * MemoryLayout<input_event>.stride
         // A uinput write is all or nothing; EINTR (a signal before anything was written) retries.
-        while true {
-            let written = buffer.withUnsafeBytes { Glibc.write(descriptor.rawValue, $0.baseAddress, size) }
-            if written >= 0 { return }
-            let error = Errno.current
-            if error == .interrupted { continue }
-            throw SystemError(operation: "write", path: devnode ?? "/dev/uinput", errno: error)
+        try syscall("write", path: devnode ?? "/dev/uinput", onInterrupt: .retry) {
+            buffer.withUnsafeBytes { Glibc.write(descriptor.rawValue, $0.baseAddress, size) }
         }
     }
 

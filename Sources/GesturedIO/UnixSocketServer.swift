@@ -206,14 +206,12 @@ public final class UnixSocketServer {
     /// Accepts one pending connection. Returns nil when none is pending; call it until then.
     public func accept() throws(SystemError) -> ServerEvent? {
         while true {
-            let fd = acceptor(listenDescriptor)
-            if fd == -1 {
-                let error = Errno.current
-                switch error.rawValue {
+            let fd: Int32
+            do { fd = try syscall("accept4", path: path, onInterrupt: .retry) { acceptor(listenDescriptor) } } catch {
+                switch error.errno.rawValue {
                 case EAGAIN: return nil
-                // The connection went away before we took it; try the next one.
-                case EINTR, ECONNABORTED: continue
-                default: throw SystemError(operation: "accept4", path: path, errno: error)
+                case ECONNABORTED: continue   // the connection went away before we took it; the next one
+                default: throw error
                 }
             }
             let descriptor = FileDescriptor(rawValue: fd)
@@ -322,15 +320,17 @@ public final class UnixSocketServer {
         var buffer = [UInt8](repeating: 0, count: 4096)
         var total = 0
         while total < 64 << 10 {
-            let count = buffer.withUnsafeMutableBytes { recv(client.descriptor.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if count > 0 { total += count; data.append(contentsOf: buffer[..<count]); continue }
-            if count == 0 { return drop(id, .hangup) }
-            let error = Errno.current
-            switch error.rawValue {
-            case EAGAIN: return nil
-            case EINTR: continue
-            default: return drop(id, .failed(SystemError(operation: "recv", path: path, errno: error)))
+            let count: Int
+            do {
+                count = try syscall("recv", path: path, onInterrupt: .retry) {
+                    buffer.withUnsafeMutableBytes { recv(client.descriptor.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                }
+            } catch {
+                return error.errno == .wouldBlock ? nil : drop(id, .failed(error))
             }
+            if count == 0 { return drop(id, .hangup) }
+            total += count
+            data.append(contentsOf: buffer[..<count])
         }
         return nil
     }

@@ -221,7 +221,12 @@ final class ActionRunner {
                 for key in keys { reap(key, now: MonotonicClock.now(), blocking: true) }
                 return
             }
-            _ = poll(&fds, nfds_t(fds.count), Int32(remaining))
+            do { try pollOnce(&fds, timeout: Int32(remaining)) } catch {
+                Log.warning("actions: poll: \(error); stopping them at once")
+                for item in running.values { item.child.signalGroup(SIGKILL) }
+                for key in keys { reap(key, now: MonotonicClock.now(), blocking: true) }
+                return
+            }
             for (key, fd) in zip(keys, fds) where fd.revents != 0 { reap(key, now: MonotonicClock.now()) }
         }
     }

@@ -78,21 +78,18 @@ enum ListenCommand {
     }
 
     private static func connect(_ path: String) throws(CommandFailure) -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw CommandFailure(ExitStatus.failure, "socket: \(Errno.current)") }
-        let connected: Int32
+        let fd: Int32
+        do { fd = try GesturedIO.syscall("socket", onInterrupt: .fail) { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) } } catch {
+            throw CommandFailure(ExitStatus.failure, "socket: \(error.errno)")
+        }
         do {
-            connected = try withUnixSocketAddress(path, for: "connect") { (address, length) throws(SystemError) in
-                Glibc.connect(fd, address, length)
+            _ = try withUnixSocketAddress(path, for: "connect") { (address, length) throws(SystemError) in
+                try GesturedIO.syscall("connect", path: path, onInterrupt: .fail) { Glibc.connect(fd, address, length) }
             }
         } catch {
             close(fd)
-            throw CommandFailure(ExitStatus.failure, "\(path): socket path too long")
-        }
-        guard connected == 0 else {
-            let error = Errno.current
-            close(fd)
-            throw CommandFailure(ExitStatus.failure, "\(path): connect: \(error)")
+            throw CommandFailure(ExitStatus.failure, error.errno == .nameTooLong ? "\(path): socket path too long"
+                                                                                    : "\(path): connect: \(error.errno)")
         }
         return fd
     }
