@@ -161,14 +161,14 @@ extension DocumentReader {
             let x = number(parts[0]), y = number(parts[1])
             let width = distance(parts[2]), height = distance(parts[3])
             guard let x, let y, let width, let height else { return nil }
-            return Rect(x: x, y: y, width: width, height: height)
+            return Rect(x: x, y: y, width: width.points, height: height.points)
         case .object:
             guard let members = object(node) else { return nil }
             checkKeys(members, of: node, known: ConfigKeys.frame, required: ["width", "height"])
             let x = members["x"] == nil ? 0 : number(members["x"]), y = members["y"] == nil ? 0 : number(members["y"])
             let width = distance(members["width"]), height = distance(members["height"])
             guard let x, let y, let width, let height else { return nil }
-            return Rect(x: x, y: y, width: width, height: height)
+            return Rect(x: x, y: y, width: width.points, height: height.points)
         default:
             report("expected an object {x, y, width, height} or an array [x, y, width, height], found \(node.value.kindDescription)",
                    at: node.path)
@@ -203,7 +203,7 @@ extension DocumentReader {
             checkKeys(fields, of: circle, known: ConfigKeys.circle, required: ConfigKeys.circle)
             let x = number(fields["x"]), y = number(fields["y"]), radius = distance(fields["radius"])
             guard let x, let y, let radius else { return nil }
-            return .circle(center: Point(x: x, y: y), radius: radius)
+            return .circle(center: Point(x: x, y: y), radius: radius.points)
         }
         guard let polygon = members["polygon"], let vertices = array(polygon) else { return nil }
         guard vertices.count >= 3 else {

@@ -99,10 +99,10 @@ extension DocumentReader {
             if let v = choices(m["direction"], of: SwipeDirection.self, noun: "direction") { p.direction = v }
             if let v = integer(m["numberOfTouchesRequired"], minimum: 1) { p.numberOfTouchesRequired = v }
             if let v = distance(m["minimumDistance"]) { p.minimumDistance = v }
-            if let v = number(m["minimumVelocity"], minimum: 0) { p.minimumVelocity = v }
+            if let v = speed(m["minimumVelocity"]) { p.minimumVelocity = v }
             if let v = duration(m["maximumDuration"]) { p.maximumDuration = v }
             // Beyond π/4 the four directions' sectors would overlap.
-            if let v = number(m["angleTolerance"], minimum: 0, maximum: Double.pi / 4, maximumText: "π/4 (0.785398)") {
+            if let v = angle(m["angleTolerance"], maximum: Double.pi / 4, maximumText: "π/4 (0.785398)") {
                 p.angleTolerance = v
             }
             return .swipe(p)
@@ -126,7 +126,7 @@ extension DocumentReader {
         case "rotation":
             var p = RotationParameters()
             // Radians; a turn of π or more could never be told from the opposite turn.
-            if let v = number(m["slop"], minimum: 0, maximum: Double.pi) { p.slop = v }
+            if let v = angle(m["slop"], maximum: Double.pi) { p.slop = v }
             return .rotation(p)
         case "longPress":
             var p = LongPressParameters()
@@ -152,7 +152,7 @@ extension DocumentReader {
             if let v = integer(m["numberOfTouchesRequired"], minimum: 1) { p.numberOfTouchesRequired = v }
             if let v = bool(m["orientationSensitive"]) { p.orientationSensitive = v }
             // Radians; beyond π every turn is allowed (say orientationSensitive: false instead).
-            if let v = number(m["rotationTolerance"], minimum: 0, maximum: Double.pi, maximumText: "π (3.141593)") {
+            if let v = angle(m["rotationTolerance"], maximum: Double.pi, maximumText: "π (3.141593)") {
                 p.rotationTolerance = v
             }
             return .stroke(p)

@@ -179,7 +179,15 @@ struct DocumentReader {
     }
 
     /// A distance in points.
-    mutating func distance(_ node: Node?) -> Double? { number(node, minimum: 0) }
+    mutating func distance(_ node: Node?) -> Distance? { number(node, minimum: 0).map { Distance(points: $0) } }
+
+    /// A speed in points per second.
+    mutating func speed(_ node: Node?) -> Speed? { number(node, minimum: 0).map { Speed(pointsPerSecond: $0) } }
+
+    /// An angle in radians, at most `maximum` (its text for the message).
+    mutating func angle(_ node: Node?, maximum: Double, maximumText: String? = nil) -> Angle? {
+        number(node, minimum: 0, maximum: maximum, maximumText: maximumText).map { Angle(radians: $0) }
+    }
 
     /// Sorted, unbounded diagnostics: in order of position, then of discovery.
     var sortedDiagnostics: [ConfigDiagnostic] {

@@ -16,7 +16,7 @@ import Testing
         #expect(p.templates[0] == StrokeLibrary.template(named: "circle"))
         #expect(p.templates[1].points == [Point(x: 0, y: 0), Point(x: 10, y: 5), Point(x: 0, y: 10)])
         #expect(p.minimumScore == GestureDefaults.minimumStrokeScore)
-        #expect(p.numberOfTouchesRequired == 1 && p.orientationSensitive && p.rotationTolerance == .pi / 6)
+        #expect(p.numberOfTouchesRequired == 1 && p.orientationSensitive && p.rotationTolerance.radians == .pi / 6)
     }
 
     @Test func unknownTemplateNameWithSuggestion() {

@@ -14,7 +14,7 @@ struct NumericTruthTests {
             // Magnitudes from 1e-6 to 1e6, and both signs, to reach every branch.
             let scale = [1e-6, 1e-2, 1, 1e3, 1e6][i % 5]
             let y = rng.unit() * scale, x = rng.unit() * [1e-6, 1, 1e6][i % 3]
-            worst = max(worst, (Angle.atan2(y, x) - Glibc.atan2(y, x)).magnitude)
+            worst = max(worst, (AngleMath.atan2(y, x) - Glibc.atan2(y, x)).magnitude)
         }
         #expect(worst <= 1e-9)
     }
@@ -29,7 +29,7 @@ struct NumericTruthTests {
     @Test(arguments: knownAtan2)
     func atan2KnownValues(_ c: (y: Double, x: Double, expected: Double)) {
         let (y, x, expected) = c
-        #expect((Angle.atan2(y, x) - expected).magnitude <= 1e-15)
+        #expect((AngleMath.atan2(y, x) - expected).magnitude <= 1e-15)
     }
 
     static let normalizations: [(angle: Double, expected: Double)] = [
@@ -39,7 +39,7 @@ struct NumericTruthTests {
     @Test(arguments: normalizations)
     func normalizedIntoHalfOpenInterval(_ c: (angle: Double, expected: Double)) {
         let (angle, expected) = c
-        #expect((Angle.normalized(angle) - expected).magnitude <= 1e-12)
+        #expect((AngleMath.normalized(angle) - expected).magnitude <= 1e-12)
     }
 
     @Test func velocityOfASteadyMotionIsExact() {

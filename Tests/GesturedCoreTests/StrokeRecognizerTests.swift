@@ -146,7 +146,7 @@ struct StrokeRecognizerTests {
     }
 
     @Test func aWiderToleranceTakesAWiderTurn() throws {
-        var s = try script([Self.stroke("s", ["arrow"]) { $0.rotationTolerance = .pi / 3 }])
+        var s = try script([Self.stroke("s", ["arrow"]) { $0.rotationTolerance = Angle(radians: .pi / 3) }])
         Self.draw(Self.placed("arrow", degrees: 60), into: &s)
         #expect(Self.answer(s) == "ended stroke=arrow")
     }

@@ -233,13 +233,13 @@ public struct PanParameters: Hashable, Sendable {
 }
 
 public struct PinchParameters: Hashable, Sendable {
-    /// Change of the span between the two touches, in points, that makes the pinch begin.
+    /// Change of the span between the two touches that makes the pinch begin.
     public var slop = GestureDefaults.pinchSlop
     public init() {}
 }
 
 public struct RotationParameters: Hashable, Sendable {
-    /// Turn of the two touches, in radians, that makes the rotation begin.
+    /// Turn of the two touches that makes the rotation begin.
     public var slop = GestureDefaults.rotationSlop
     public init() {}
 }
@@ -275,7 +275,7 @@ public struct StrokeParameters: Hashable, Sendable {
     /// True: a drawing may be turned by at most `rotationTolerance` from its template.
     /// False: any turn matches (a shape and its turned copy are one shape).
     public var orientationSensitive = true
-    /// Radians, used while `orientationSensitive`.
+    /// Used while `orientationSensitive`.
     public var rotationTolerance = GestureDefaults.strokeRotationTolerance
     public init() {}
 }

@@ -12,10 +12,10 @@ public enum GestureDefaults {
     public static let maximumTapInterval = Interval.milliseconds(300)
     /// Farthest a later tap of a multi-tap may land from the first, 100 pt.
     /// Source: Android `DOUBLE_TAP_SLOP` (100 dp), Flutter `kDoubleTapSlop`.
-    public static let maximumTapDistance = 100.0
+    public static let maximumTapDistance: Distance = 100
     /// How far a touch may move and still be a tap, 10 pt.
     /// Source: UIKit's observed tap slop (~10 pt); Hammer.js `tap.threshold` is 9 px.
-    public static let tapMovementSlop = 10.0
+    public static let tapMovementSlop: Distance = 10
 
     // MARK: Long press
 
@@ -23,24 +23,24 @@ public enum GestureDefaults {
     /// Flutter `kLongPressTimeout` agree).
     public static let minimumPressDuration = Interval.milliseconds(500)
     /// UIKit `UILongPressGestureRecognizer.allowableMovement` default, 10 pt.
-    public static let allowableMovement = 10.0
+    public static let allowableMovement: Distance = 10
 
     // MARK: Pan
 
     /// Movement of the centroid that makes a pan begin, 10 pt. Source: Hammer.js `pan.threshold`
     /// 10 px (Flutter's `kTouchSlop` is 18 logical px).
-    public static let panSlop = 10.0
+    public static let panSlop: Distance = 10
 
     // MARK: Pinch and rotation
 
     /// Change of the two touches' span that makes a pinch begin, 10 pt. Source: Flutter's
     /// `kScaleSlop = kTouchSlop`, i.e. the scale slop is the touch slop; ours is `panSlop` (10 pt).
-    public static let pinchSlop = 10.0
+    public static let pinchSlop: Distance = 10
     /// Turn of the line between the two touches that makes a rotation begin, 0.1 rad (≈ 5.7°).
     /// Source: none published (UIKit's is observed to be a few degrees; Hammer.js `rotate.threshold`
     /// is 0°). Chosen so that on a typical 200 pt two-finger span each finger has moved the
     /// 10 pt touch slop (`panSlop`) along its arc when the rotation begins.
-    public static let rotationSlop = 0.1
+    public static let rotationSlop: Angle = 0.1
 
     // MARK: Velocity
 
@@ -57,21 +57,21 @@ public enum GestureDefaults {
     // MARK: Swipe
 
     /// Minimum distance of a swipe, 10 pt. Source: Hammer.js `swipe.threshold` 10 px.
-    public static let minimumSwipeDistance = 10.0
+    public static let minimumSwipeDistance: Distance = 10
     /// Minimum speed of a swipe, 300 pt/s. Source: Hammer.js `swipe.velocity` 0.3 px/ms.
-    public static let minimumSwipeVelocity = 300.0
+    public static let minimumSwipeVelocity: Speed = 300
     /// Longest a swipe may take from touch-down to lift, 0.5 s (a slower movement is a pan).
     /// Source: none published by UIKit; chosen to match its feel, configurable.
     public static let maximumSwipeDuration = Interval.milliseconds(500)
     /// Largest angle between the movement and the swipe's axis, π/8 (22.5°): the direction
     /// is the nearest of four only when it is well inside that direction's quadrant.
-    public static let swipeAngleTolerance = Double.pi / 8
+    public static let swipeAngleTolerance = Angle(radians: Double.pi / 8)
 
     // MARK: Screen edge
 
     /// Width of the zone along each screen edge where a screen-edge pan must begin, 20 pt.
     /// Source: SEMANTICS.md (UIKit's system edge zone is about 20 pt).
-    public static let edgeZoneWidth = 20.0
+    public static let edgeZoneWidth: Distance = 20
 
     // MARK: Stroke
 
@@ -83,8 +83,8 @@ public enum GestureDefaults {
     /// Largest turn between a drawing and its template while `orientationSensitive`, π/6 (30°).
     /// Source: the $1 paper's ±45° search is wider than needed for kiosk shapes drawn upright;
     /// 30° keeps `x` and `delete`, `caret` and `v`-like shapes apart from their turned cousins.
-    public static let strokeRotationTolerance = Double.pi / 6
+    public static let strokeRotationTolerance = Angle(radians: Double.pi / 6)
     /// A stroke whose path is shorter than this at lift fails (a tap, a tremor), 30 pt: three
     /// times the tap slop (`tapMovementSlop`).
-    public static let minimumStrokeLength = 30.0
+    public static let minimumStrokeLength: Distance = 30
 }

@@ -78,7 +78,7 @@ public struct PanRecognizer: Sendable {
         case .tracking:
             let (centroid, translation) = touches.measured
             velocity.add(now, x: translation.dx, y: translation.dy)
-            guard inRange(touches.count), translation.length > parameters.slop else { return .none }
+            guard inRange(touches.count), translation.length > parameters.slop.points else { return .none }
             state = .running
             return .begin(sample(centroid, translation))
         case .running:
@@ -110,7 +110,7 @@ public struct PanRecognizer: Sendable {
         case (.tracking, .ended):
             touches.move(update.id, to: update.location)
             touches.remove(update.id)
-            if touches.isEmpty { return .fail(.liftedBeforeMovement(slop: parameters.slop)) }
+            if touches.isEmpty { return .fail(.liftedBeforeMovement(slop: parameters.slop.points)) }
         case (.tracking, .cancelled):
             if touches.contains(update.id) { return .fail(.touchCancelled) }
         case (.running, .began):

@@ -11,7 +11,7 @@ public struct PinchRecognizer: Sendable {
 
     init(_ parameters: PinchParameters) {
         self.parameters = parameters
-        gesture = TwoTouchGesture(slop: parameters.slop)
+        gesture = TwoTouchGesture(slop: parameters.slop.points)
     }
 
     var deadline: Instant? { nil }

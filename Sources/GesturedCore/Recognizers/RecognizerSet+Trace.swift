@@ -12,16 +12,16 @@ extension RecognizerSet {
         case .swipe(let i):
             let p = swipes[i].parameters
             let direction = if case .swipe(let d) = sample.values { d.rawValue } else { "?" }
-            return "swiped \(direction) ≥ \(n(p.minimumDistance)) pt at ≥ \(n(p.minimumVelocity)) pt/s with \(touches)"
-        case .pan(let i): return "moved \(n(pans[i].parameters.slop)) pt with \(touches)"
+            return "swiped \(direction) ≥ \(n(p.minimumDistance.points)) pt at ≥ \(n(p.minimumVelocity.pointsPerSecond)) pt/s with \(touches)"
+        case .pan(let i): return "moved \(n(pans[i].parameters.slop.points)) pt with \(touches)"
         case .longPress(let i):
             let p = longPresses[i].parameters
-            return "\(n(p.minimumPressDuration.seconds)) s without moving \(n(p.allowableMovement)) pt"
-        case .rotation(let i): return "turned \(n(rotations[i].parameters.slop)) rad"
-        case .pinch(let i): return "span changed \(n(pinches[i].parameters.slop)) pt"
+            return "\(n(p.minimumPressDuration.seconds)) s without moving \(n(p.allowableMovement.points)) pt"
+        case .rotation(let i): return "turned \(n(rotations[i].parameters.slop.radians)) rad"
+        case .pinch(let i): return "span changed \(n(pinches[i].parameters.slop.points)) pt"
         case .screenEdgePan(let i):
             let edge = if case .screenEdgePan(_, _, let e) = sample.values { e.rawValue } else { "?" }
-            return "moved \(n(screenEdgePans[i].parameters.slop)) pt away from the \(edge) edge"
+            return "moved \(n(screenEdgePans[i].parameters.slop.points)) pt away from the \(edge) edge"
         case .stroke(let i):
             guard case .stroke(let template, let score) = sample.values else { return "?" }
             return "drew \(strokes[i].templateNames[template]), score \(FailReason.number(score, decimals: 3)) ≥ minimumScore \(n(strokes[i].parameters.minimumScore))"

@@ -13,7 +13,7 @@ public struct RotationRecognizer: Sendable {
 
     init(_ parameters: RotationParameters) {
         self.parameters = parameters
-        gesture = TwoTouchGesture(slop: parameters.slop)
+        gesture = TwoTouchGesture(slop: parameters.slop.radians)
     }
 
     var deadline: Instant? { nil }
@@ -34,7 +34,7 @@ public struct RotationRecognizer: Sendable {
 
         mutating func moved(_ pair: TouchPair) {
             let angle = pair.angle
-            rotation += Angle.normalized(angle - lastAngle)
+            rotation += AngleMath.normalized(angle - lastAngle)
             lastAngle = angle
         }
 

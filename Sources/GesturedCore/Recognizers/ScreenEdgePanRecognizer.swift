@@ -76,7 +76,7 @@ public struct ScreenEdgePanRecognizer: Sendable {
             return .none
         case (.idle, .began):
             guard ScreenEdge.allCases.contains(where: { isNear($0, update.location) }) else {
-                return .fail(.notAtEdge(zone: parameters.edgeZoneWidth))
+                return .fail(.notAtEdge(zone: parameters.edgeZoneWidth.points))
             }
             touches.add(update.id, at: update.location)
             state = .tracking
@@ -89,7 +89,7 @@ public struct ScreenEdgePanRecognizer: Sendable {
             touches.move(update.id, to: update.location)
         case (.tracking, .ended), (.tracking, .cancelled):
             if touches.contains(update.id) {
-                return .fail(update.phase == .cancelled ? .touchCancelled : .liftedBeforeMovement(slop: parameters.slop))
+                return .fail(update.phase == .cancelled ? .touchCancelled : .liftedBeforeMovement(slop: parameters.slop.points))
             }
         case (.running, .began):
             // One touch only: others are ignored.
@@ -115,7 +115,7 @@ public struct ScreenEdgePanRecognizer: Sendable {
         case .top: point.y
         case .bottom: screen.height - point.y
         }
-        return distance < parameters.edgeZoneWidth
+        return distance < parameters.edgeZoneWidth.points
     }
 
     /// The unit vector pointing from `edge` into the screen.
@@ -140,13 +140,13 @@ public struct ScreenEdgePanRecognizer: Sendable {
             let along = (d.dx * n.dy - d.dy * n.dx).magnitude
             guard inward >= along else { continue }
             inCone = true
-            if inward > parameters.slop, best.map({ inward > $0.inward }) ?? true { best = (edge, inward) }
+            if inward > parameters.slop.points, best.map({ inward > $0.inward }) ?? true { best = (edge, inward) }
         }
         if let best {
             state = .running(edge: best.edge)
             return .begin(sample(best.edge))
         }
-        return d.length > parameters.slop && !inCone ? .fail(.notAwayFromEdge(slop: parameters.slop)) : .none
+        return d.length > parameters.slop.points && !inCone ? .fail(.notAwayFromEdge(slop: parameters.slop.points)) : .none
     }
 
     /// `mutating`: `VelocityTracker.velocity` reads its ring in place.

@@ -46,14 +46,14 @@ public enum StrokeLibrary {
         case "star":
             // A pentagram: every second of five points on a circle, back to the first.
             return (0...5).map { k in
-                Point(x: 50, y: 50) + Angle.unitVector(-.pi / 2 + Double(k) * 4 * .pi / 5) * 50
+                Point(x: 50, y: 50) + AngleMath.unitVector(-.pi / 2 + Double(k) * 4 * .pi / 5) * 50
             }
         case "pigtail":
             // A prolate trochoid over one turn: up from the lower left, a loop at the top, down to
             // the lower right.
             return (0...40).map { k in
                 let t = Double(k) / 40 * 2 * .pi
-                let u = Angle.unitVector(t)
+                let u = AngleMath.unitVector(t)
                 return Point(x: 16 * t + 40 * u.dy, y: 40 * u.dx)
             }
         case "delete":
@@ -84,6 +84,6 @@ public enum StrokeLibrary {
 
     /// `steps + 1` points on a circle from angle `from` to `to` (radians, clockwise on screen).
     private static func arc(center: Point, radius: Double, from: Double, to: Double, steps: Int) -> [Point] {
-        (0...steps).map { k in center + Angle.unitVector(from + (to - from) * Double(k) / Double(steps)) * radius }
+        (0...steps).map { k in center + AngleMath.unitVector(from + (to - from) * Double(k) / Double(steps)) * radius }
     }
 }

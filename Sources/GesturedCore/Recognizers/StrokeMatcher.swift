@@ -66,7 +66,7 @@ public struct StrokeMatcher: Sendable {
     ///     templates, from every start point. Always true in the daemon; false only to measure
     ///     what they are worth (`gestured-bench strokes`).
     public init(templates: [StrokeTemplate], orientationSensitive: Bool = true,
-                rotationTolerance: Double = GestureDefaults.strokeRotationTolerance,
+                rotationTolerance: Double = GestureDefaults.strokeRotationTolerance.radians,
                 bothDirections: Bool = true, everyStart: Bool = true) {
         var names: [String] = []
         var nameIndices: [Int] = [], closed: [Bool] = [], vectors: [Double] = [], thicknesses: [Double] = []
@@ -92,7 +92,7 @@ public struct StrokeMatcher: Sendable {
         self.thicknesses = thicknesses
         self.longestRatio = longestRatio
         self.bothDirections = bothDirections
-        bound = orientationSensitive ? Angle.unitVector(min(max(rotationTolerance, 0), .pi)) : nil
+        bound = orientationSensitive ? AngleMath.unitVector(min(max(rotationTolerance, 0), .pi)) : nil
         candidate = scratch
         firstTurn = scratch
         anyClosed = closed.contains(true)
@@ -146,12 +146,12 @@ public struct StrokeMatcher: Sendable {
         var cx = 0.0, cy = 0.0
         for p in path { cx += p.x; cy += p.y }
         cx /= Double(path.count); cy /= Double(path.count)
-        var previous = Angle.atan2(path[0].y - cy, path[0].x - cx)
+        var previous = AngleMath.atan2(path[0].y - cy, path[0].x - cx)
         var turned = 0.0
         var end: Int?
         for i in 1..<path.count {
-            let angle = Angle.atan2(path[i].y - cy, path[i].x - cx)
-            turned += Angle.normalized(angle - previous)
+            let angle = AngleMath.atan2(path[i].y - cy, path[i].x - cx)
+            turned += AngleMath.normalized(angle - previous)
             previous = angle
             if end == nil && turned.magnitude >= 2 * .pi { end = i }
         }
@@ -230,7 +230,7 @@ public struct StrokeMatcher: Sendable {
     /// `1 − φ/(π/2)` for the angle φ whose cosine is `cosine`, clamped to 0…1.
     static func score(cosine: Double) -> Double {
         let c = min(max(cosine, -1), 1)
-        let angle = Angle.atan2((1 - c * c).squareRoot(), c)
+        let angle = AngleMath.atan2((1 - c * c).squareRoot(), c)
         return max(0, 1 - angle / (.pi / 2))
     }
 

@@ -66,8 +66,8 @@ public struct TapRecognizer: Sendable {
             state = .tapping(completed: 0, mostDown: 1, first: nil)
         case (.waiting(let completed, let first, _), .began):
             let distance = (update.location - first).length
-            guard distance <= parameters.maximumTapDistance else {
-                return .fail(.nextTapTooFar(distance: distance, limit: parameters.maximumTapDistance))
+            guard distance <= parameters.maximumTapDistance.points else {
+                return .fail(.nextTapTooFar(distance: distance, limit: parameters.maximumTapDistance.points))
             }
             startTap(with: update)
             state = .tapping(completed: completed, mostDown: 1, first: first)
@@ -111,8 +111,8 @@ public struct TapRecognizer: Sendable {
 
     private func movedTooFar(_ finger: Finger, to location: Point) -> Proposal? {
         let distance = (location - finger.start).length
-        guard distance > parameters.movementSlop else { return nil }
-        return .fail(.moved(distance: distance, limit: parameters.movementSlop, parameter: .movementSlop))
+        guard distance > parameters.movementSlop.points else { return nil }
+        return .fail(.moved(distance: distance, limit: parameters.movementSlop.points, parameter: .movementSlop))
     }
 
     private mutating func startTap(with update: TouchUpdate) {

@@ -15,7 +15,7 @@ struct TouchPair: Sendable {
     /// Direction from the first touch to the second, in radians, growing clockwise on screen.
     var angle: Double {
         let v = b.location - a.location
-        return Angle.atan2(v.dy, v.dx)
+        return AngleMath.atan2(v.dy, v.dx)
     }
 
     /// Whether `p` and `q` are the same two touches (to notice when a member was replaced).

@@ -57,14 +57,14 @@ extension Configuration {
             if case .screenEdgePan(let p) = spec.kind, let area = tree.reachableArea(view) {
                 let near = p.edges.filter { edge in
                     switch edge {
-                    case .left: area.minX < p.edgeZoneWidth
-                    case .top: area.minY < p.edgeZoneWidth
-                    case .right: area.maxX > tree.screen.width - p.edgeZoneWidth
-                    case .bottom: area.maxY > tree.screen.height - p.edgeZoneWidth
+                    case .left: area.minX < p.edgeZoneWidth.points
+                    case .top: area.minY < p.edgeZoneWidth.points
+                    case .right: area.maxX > tree.screen.width - p.edgeZoneWidth.points
+                    case .bottom: area.maxY > tree.screen.height - p.edgeZoneWidth.points
                     }
                 }
                 if near.isEmpty {
-                    warnings.append(.init(keyPath: path + ".edges", message: "\"\(spec.id)\" can never begin: view \"\(tree.nodes[view].id)\" does not reach within edgeZoneWidth \(n(p.edgeZoneWidth)) pt of its edge\(p.edges.count == 1 ? "" : "s") (\(p.edges.map(\.rawValue).sorted().joined(separator: ", ")))"))
+                    warnings.append(.init(keyPath: path + ".edges", message: "\"\(spec.id)\" can never begin: view \"\(tree.nodes[view].id)\" does not reach within edgeZoneWidth \(n(p.edgeZoneWidth.points)) pt of its edge\(p.edges.count == 1 ? "" : "s") (\(p.edges.map(\.rawValue).sorted().joined(separator: ", ")))"))
                 }
             }
             // Taps differing in numberOfTapsRequired on the same touches, the fewer not waiting.

@@ -3,7 +3,7 @@
 /// The core may not import Glibc or Foundation, and the standard library has no `atan2`, so it
 /// lives here. Accuracy: within 1e-15 rad of libm's `atan2` over finite inputs
 /// (`NumericTruthTests` compares them, and fails beyond 1e-9).
-enum Angle {
+enum AngleMath {
     /// √3, and tan(π/12) = 2 − √3: the argument reduction's constants.
     private static let sqrt3 = 1.7320508075688772935
     private static let tanPiOver12 = 0.26794919243112270647
