@@ -15,11 +15,13 @@
 #                  docs and examples, /etc/gestured/gestured.json5, the groups; then
 #                  `systemctl enable --now gestured.socket gestured.path`
 #   make uninstall what install put in place, except the configuration and the groups
+#   make deb       dist/gestured_<version>_<arch>.deb, built by dpkg-buildpackage from debian/ and
+#                  checked by lintian (docs/PACKAGING.md)
 #
 # Works on a fresh Debian 12 with only the Swift toolchain: the deps targets install the C
 # libraries and tools with apt-get (through sudo when not root), each only what its targets need:
-# deps-build (libevdev, libudev: `make run`, `make install`), deps (every test), deps-vm,
-# deps-vm-systemd. Variables:
+# deps-build (libevdev, libudev: `make run`, `make install`), deps (every test), deps-deb
+# (debhelper, lintian: `make deb`), deps-vm, deps-vm-systemd. Variables:
 #   SWIFTPM_FLAGS     passed to every swift build/test (e.g. --scratch-path /tmp/build)
 #   SWIFT_TEST_FLAGS  passed to swift test only (e.g. --filter GesturedIOTests)
 #
@@ -56,6 +58,8 @@ BUILD_APT_PACKAGES := libevdev-dev libudev-dev pkg-config
 # What the tests need besides.
 APT_PACKAGES := $(BUILD_APT_PACKAGES) umockdev libumockdev-dev evemu-tools \
 	groff-base man-db systemd valgrind chromium python3
+# What `make deb` needs besides the build's: Debian's packaging tools.
+DEB_APT_PACKAGES := $(BUILD_APT_PACKAGES) debhelper dpkg-dev fakeroot lintian
 # The VM tests: QEMU, the guest's busybox, and the tools that unpack Debian's kernel and pack the
 # initramfs (the kernel and udev themselves are fetched with apt-get download into a cache), and
 # `libinput debug-events`, the application the pass-through tests watch the clone with (the guest
@@ -66,7 +70,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
-.PHONY: all deps deps-build deps-vm deps-vm-systemd build build-daemon run test test-release test-vm test-vm-systemd bench bench-vm demo readme-picture install uninstall clean
+.PHONY: all deps deps-build deps-deb deps-vm deps-vm-systemd build build-daemon run test test-release test-vm test-vm-systemd bench bench-vm demo readme-picture install uninstall deb clean
 
 all: build
 
@@ -99,6 +103,18 @@ deps: deps-build
 		echo "deps: missing:$$missing; installing $(APT_PACKAGES)"; \
 		$(SUDO) apt-get update && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(APT_PACKAGES); \
+	fi
+
+## deps-deb: Debian's packaging tools for `make deb`, when any is missing (not the tests' deps).
+deps-deb: deps-build
+	@missing=""; \
+	for tool in dh dpkg-buildpackage dpkg-shlibdeps fakeroot lintian; do \
+		command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "deps-deb: missing:$$missing; installing $(DEB_APT_PACKAGES)"; \
+		$(SUDO) apt-get update && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEB_APT_PACKAGES); \
 	fi
 
 ## deps-vm: what `make test-vm` needs besides deps.
@@ -289,6 +305,24 @@ install: $(if $(GESTURED_BIN),,build-daemon)
 		systemctl daemon-reload; \
 		echo "install: now run: systemctl enable --now gestured.socket gestured.path"; \
 	fi
+
+## deb: dist/gestured_<version>_<arch>.deb (docs/PACKAGING.md), <version> from debian/changelog.
+## The release gestured is built as `make build-daemon` builds it (after `make test`, nothing is
+## compiled), then debian/make-deb runs dpkg-buildpackage -b on a scratch copy of the tree with
+## GESTURED_BIN set to it and lintian on the result: an error fails the target, warnings are
+## printed (each one kept is explained in debian/gestured.lintian-overrides). The .deb is a file
+## target: it is made again only when the binary or a packaged file is newer.
+DEB_DIST ?= dist
+DEB_VERSION := $(shell awk 'NR == 1 { gsub(/[()]/, "", $$2); print $$2 }' debian/changelog)
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+DEB_FILE := $(DEB_DIST)/gestured_$(DEB_VERSION)_$(DEB_ARCH).deb
+DEB_INPUTS = Makefile $(wildcard debian/* debian/source/* systemd/* man/* config/*) $(DOC_FILES)
+deb: deps-deb build-daemon
+	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path)/gestured; \
+	$(MAKE) --no-print-directory DEB_BIN="$$bin" $(DEB_FILE)
+
+$(DEB_FILE): $(DEB_BIN) $(DEB_INPUTS)
+	debian/make-deb "$(DEB_BIN)" $(DEB_DIST)
 
 ## uninstall: removes what install put in place except the configuration (it may be edited) and
 ## the groups (files elsewhere may belong to them).
