@@ -126,6 +126,30 @@ import Testing
         #expect(rendered.stdout.contains("SEE ALSO"))
     }
 
+    /// gestured(8)'s SYNOPSIS has a line for every form `gestured --help` shows, and COMMANDS an
+    /// entry for every subcommand.
+    @Test func manPageNamesEveryCommand() throws {
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-man")
+        let help = try Subprocess.run(TestEnvironment.buildDirectory + "/gestured", ["--help"], in: directory.path,
+                                      deadline: deadline(milliseconds: 20_000)).stdout
+        // "  gestured replay --strokes [--config FILE] ..." → "replay --strokes"
+        let forms = help.split(separator: "\n").filter { $0.hasPrefix("  gestured ") }.map { line in
+            line.dropFirst("  gestured ".count).split(separator: " ").prefix { !$0.hasPrefix("[") && $0.first?.isUppercase != true }
+                .joined(separator: " ")
+        }
+        #expect(forms.count >= 10 && forms.contains("devices") && forms.contains("check-config --needs-uinput"), "\(forms)")
+        let page = try readTextFile(path: "\(root)/man/gestured.8")
+        let synopsis = try #require(page.split(separator: ".SH ").first { $0.hasPrefix("SYNOPSIS") })
+        let commands = try #require(page.split(separator: ".SH ").first { $0.hasPrefix("COMMANDS") })
+        for form in forms.map({ $0.isEmpty ? "run" : $0 }) where !form.hasPrefix("--version") {   // "[run]": the default
+            let roff = form.replacing("-", with: "\\-")
+            #expect(synopsis.contains(".B gestured " + roff) || (form == "run" && synopsis.contains(".RB [ run ]")),
+                    "SYNOPSIS lacks `gestured \(form)`")
+            let command = roff.split(separator: " ").first.map(String.init) ?? roff
+            #expect(commands.contains(".B " + command + "\n"), "COMMANDS lacks \(command)")
+        }
+    }
+
     /// `Key=value` lines, without comments and section headers.
     func directives(_ text: String) -> [String] {
         text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") && !$0.hasPrefix("[") && $0.contains("=") }
