@@ -178,19 +178,22 @@ deps-vm-systemd: deps-vm
 		$(SUDO) apt-get update && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends debootstrap; }
 
-## test-vm-systemd: gestured under systemd as PID 1 in the guest: `make install DESTDIR=` into a
-## copy of a cached debootstrap'd Debian root (built once), the checks of Tests/VMSystemd run by
-## a oneshot unit. The binaries are built with the Swift runtime linked in (the image has no
-## toolchain). It covers the units as they are; what they lack yet is reported as SKIP
-## (docs/VM-TESTS.md).
-VM_STATIC_FLAGS := --static-swift-stdlib
-test-vm-systemd: deps-vm-systemd
-	$(SWIFT) build -c release $(SWIFTPM_FLAGS) $(VM_STATIC_FLAGS)
-	@set -e; staging=$$(Tests/VM/gestured-vm systemd-staging); \
-	trap 'rm -rf "$$staging"' EXIT; \
-	$(MAKE) --no-print-directory install DESTDIR="$$staging" SWIFTPM_FLAGS="$(SWIFTPM_FLAGS) $(VM_STATIC_FLAGS)"; \
-	bin=$$($(SWIFT) build -c release $(SWIFTPM_FLAGS) $(VM_STATIC_FLAGS) --show-bin-path); \
-	Tests/VM/gestured-vm systemd-test "$$staging" "$$bin"
+## test-vm-systemd: the Debian package under systemd as PID 1 in the guest: a copy of a cached
+## debootstrap'd Debian 12 root (built once) with the packages and the checks of Tests/VMSystemd,
+## run by a oneshot unit: apt install of `make deb`'s package (service, socket, path unit, the
+## uinput grant both ways, reload, crash and watchdog restarts, socket activation, a clear stop
+## on an invalid configuration, an admin action), an upgrade to the same binary packaged as the
+## next Debian revision over an edited configuration, remove and purge (docs/VM-TESTS.md).
+## Nothing is compiled twice: the package's binary is the release build; only the checks are
+## built here, with the same flags.
+DEB_UPGRADE_REVISION = $(shell echo $$(( $(lastword $(subst -, ,$(DEB_VERSION))) + 1 )))
+test-vm-systemd: deps-vm-systemd deb
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured-vm-systemd-check
+	@set -e; bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path); \
+	staging=$$(Tests/VM/gestured-vm systemd-staging); packages=$$(mktemp -d /tmp/gestured-vm-debs.XXXXXX); \
+	trap 'rm -rf "$$staging" "$$packages"' EXIT; \
+	debian/make-deb "$$bin/gestured" "$$packages" --revision $(DEB_UPGRADE_REVISION) --no-lintian; \
+	Tests/VM/gestured-vm systemd-test "$$staging" "$$bin" $(DEB_FILE) "$$packages"/gestured_*_$(DEB_ARCH).deb
 ## test-release: the benchmark's tests in an optimized build, where the zero-allocation test
 ## of the steady-state frame runs (a debug build allocates where -O would not, so it skips there).
 ## Tests cannot link the Swift runtime statically (the toolchain has no static Testing module),
