@@ -11,13 +11,17 @@
 #   make demo      an emulated touchscreen (umockdev) double-taps; a client prints the lines
 #   make readme-picture   docs/images/example-config.svg: the example configuration as
 #                  `gestured draw` sees it (a test checks it matches the code)
-#   make install   PREFIX=/usr/local DESTDIR= : binary, systemd units, man pages,
-#                  /etc/gestured/gestured.json5, the socket group; then
-#                  `systemctl enable --now gestured.socket`
-#   make uninstall what install put in place, except the configuration and the group
+#   make install   PREFIX=/usr/local DESTDIR= : binary, systemd units and generator, man pages,
+#                  docs and examples, /etc/gestured/gestured.json5, the groups; then
+#                  `systemctl enable --now gestured.socket gestured.path`
+#   make uninstall what install put in place, except the configuration and the groups
+#   make deb       dist/gestured_<version>_<arch>.deb, built by dpkg-buildpackage from debian/ and
+#                  checked by lintian (docs/PACKAGING.md)
 #
-# Works on a fresh Debian 12 with only the Swift toolchain: `deps` installs the C libraries and
-# tools with apt-get (through sudo when not root). Variables:
+# Works on a fresh Debian 12 with only the Swift toolchain: the deps targets install the C
+# libraries and tools with apt-get (through sudo when not root), each only what its targets need:
+# deps-build (libevdev, libudev: `make run`, `make install`), deps (every test), deps-deb
+# (debhelper, lintian: `make deb`), deps-vm, deps-vm-systemd. Variables:
 #   SWIFTPM_FLAGS     passed to every swift build/test (e.g. --scratch-path /tmp/build)
 #   SWIFT_TEST_FLAGS  passed to swift test only (e.g. --filter GesturedIOTests)
 #
@@ -34,21 +38,28 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/gestured
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSTEMDGENERATORDIR ?= $(PREFIX)/lib/systemd/system-generators
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 CONFIGDIR ?= /etc/gestured
 # The installed binary is stripped of its symbols (26 MB → 15 MB with the static Swift runtime);
 # INSTALL_STRIP= keeps them, for debugging on the target.
 INSTALL_STRIP ?= -s
-# A prebuilt binary to install instead of building one (tests).
+# A prebuilt binary to install (or package) instead of building one: nothing is built and no
+# build or test dependency is installed (the install test, debian/rules, a target without Swift).
 GESTURED_BIN ?=
 # The group allowed to connect to the socket (systemd/gestured.socket.in, sysusers.d).
 SOCKET_GROUP := gestured
 # Release builds link the Swift runtime statically: the target needs only glibc, libevdev, libudev.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-APT_PACKAGES := libevdev-dev libudev-dev umockdev libumockdev-dev evemu-tools pkg-config \
+# What `swift build --product gestured` needs (the Swift toolchain aside).
+BUILD_APT_PACKAGES := libevdev-dev libudev-dev pkg-config
+# What the tests need besides.
+APT_PACKAGES := $(BUILD_APT_PACKAGES) umockdev libumockdev-dev evemu-tools \
 	groff-base man-db systemd valgrind chromium python3
+# What `make deb` needs besides the build's: Debian's packaging tools.
+DEB_APT_PACKAGES := $(BUILD_APT_PACKAGES) debhelper dpkg-dev fakeroot lintian
 # The VM tests: QEMU, the guest's busybox, and the tools that unpack Debian's kernel and pack the
 # initramfs (the kernel and udev themselves are fetched with apt-get download into a cache), and
 # `libinput debug-events`, the application the pass-through tests watch the clone with (the guest
@@ -59,15 +70,25 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
-.PHONY: all deps deps-vm deps-vm-systemd build run test test-release test-vm test-vm-systemd bench bench-vm demo readme-picture install uninstall clean
+.PHONY: all deps deps-build deps-deb deps-vm deps-vm-systemd build build-daemon run test test-release test-vm test-vm-systemd bench bench-vm demo readme-picture install uninstall deb clean
 
 all: build
 
-## deps: install the Debian packages the build and the tests need, when any is missing.
-deps:
+## deps-build: install the Debian packages that building the daemon needs, when any is missing.
+deps-build:
 	@missing=""; \
+	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
 	pkg-config --exists libevdev 2>/dev/null || missing="$$missing libevdev"; \
 	pkg-config --exists libudev 2>/dev/null || missing="$$missing libudev"; \
+	if [ -n "$$missing" ]; then \
+		echo "deps-build: missing:$$missing; installing $(BUILD_APT_PACKAGES)"; \
+		$(SUDO) apt-get update && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(BUILD_APT_PACKAGES); \
+	fi
+
+## deps: install the Debian packages the build and the tests need, when any is missing.
+deps: deps-build
+	@missing=""; \
 	pkg-config --exists umockdev-1.0 2>/dev/null || missing="$$missing umockdev-1.0"; \
 	command -v umockdev-wrapper >/dev/null 2>&1 || missing="$$missing umockdev-wrapper"; \
 	command -v umockdev-run >/dev/null 2>&1 || missing="$$missing umockdev-run"; \
@@ -84,6 +105,18 @@ deps:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(APT_PACKAGES); \
 	fi
 
+## deps-deb: Debian's packaging tools for `make deb`, when any is missing (not the tests' deps).
+deps-deb: deps-build
+	@missing=""; \
+	for tool in dh dpkg-buildpackage dpkg-shlibdeps fakeroot lintian; do \
+		command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "deps-deb: missing:$$missing; installing $(DEB_APT_PACKAGES)"; \
+		$(SUDO) apt-get update && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEB_APT_PACKAGES); \
+	fi
+
 ## deps-vm: what `make test-vm` needs besides deps.
 deps-vm: deps
 	@missing=""; \
@@ -98,13 +131,18 @@ deps-vm: deps
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(VM_APT_PACKAGES); \
 	fi
 
-## build: release build of the package (Swift runtime linked statically).
+## build: release build of the package (Swift runtime linked statically), test tools included.
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS)
 
+## build-daemon: the release gestured alone, with the same flags as `build` and `make test` (so
+## after either it is up to date and nothing is compiled), needing only deps-build.
+build-daemon: deps-build
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured
+
 ## run: the daemon in the foreground with its embedded default configuration. Without root the
 ## socket goes to $XDG_RUNTIME_DIR (reading /dev/input still needs the input group).
-run: build
+run: build-daemon
 	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path); \
 	if [ "$$(id -u)" = 0 ]; then \
 		set -x; exec "$$bin/gestured" run; \
@@ -140,19 +178,22 @@ deps-vm-systemd: deps-vm
 		$(SUDO) apt-get update && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends debootstrap; }
 
-## test-vm-systemd: gestured under systemd as PID 1 in the guest: `make install DESTDIR=` into a
-## copy of a cached debootstrap'd Debian root (built once), the checks of Tests/VMSystemd run by
-## a oneshot unit. The binaries are built with the Swift runtime linked in (the image has no
-## toolchain). It covers the units as they are; what they lack yet is reported as SKIP
-## (docs/VM-TESTS.md).
-VM_STATIC_FLAGS := --static-swift-stdlib
-test-vm-systemd: deps-vm-systemd
-	$(SWIFT) build -c release $(SWIFTPM_FLAGS) $(VM_STATIC_FLAGS)
-	@set -e; staging=$$(Tests/VM/gestured-vm systemd-staging); \
-	trap 'rm -rf "$$staging"' EXIT; \
-	$(MAKE) --no-print-directory install DESTDIR="$$staging" SWIFTPM_FLAGS="$(SWIFTPM_FLAGS) $(VM_STATIC_FLAGS)"; \
-	bin=$$($(SWIFT) build -c release $(SWIFTPM_FLAGS) $(VM_STATIC_FLAGS) --show-bin-path); \
-	Tests/VM/gestured-vm systemd-test "$$staging" "$$bin"
+## test-vm-systemd: the Debian package under systemd as PID 1 in the guest: a copy of a cached
+## debootstrap'd Debian 12 root (built once) with the packages and the checks of Tests/VMSystemd,
+## run by a oneshot unit: apt install of `make deb`'s package (service, socket, path unit, the
+## uinput grant both ways, reload, crash and watchdog restarts, socket activation, a clear stop
+## on an invalid configuration, an admin action), an upgrade to the same binary packaged as the
+## next Debian revision over an edited configuration, remove and purge (docs/VM-TESTS.md).
+## Nothing is compiled twice: the package's binary is the release build; only the checks are
+## built here, with the same flags.
+DEB_UPGRADE_REVISION = $(shell echo $$(( $(lastword $(subst -, ,$(DEB_VERSION))) + 1 )))
+test-vm-systemd: deps-vm-systemd deb
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured-vm-systemd-check
+	@set -e; bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path); \
+	staging=$$(Tests/VM/gestured-vm systemd-staging); packages=$$(mktemp -d /tmp/gestured-vm-debs.XXXXXX); \
+	trap 'rm -rf "$$staging" "$$packages"' EXIT; \
+	debian/make-deb "$$bin/gestured" "$$packages" --revision $(DEB_UPGRADE_REVISION) --no-lintian; \
+	Tests/VM/gestured-vm systemd-test "$$staging" "$$bin" $(DEB_FILE) "$$packages"/gestured_*_$(DEB_ARCH).deb
 ## test-release: the benchmark's tests in an optimized build, where the zero-allocation test
 ## of the steady-state frame runs (a debug build allocates where -O would not, so it skips there).
 ## Tests cannot link the Swift runtime statically (the toolchain has no static Testing module),
@@ -217,67 +258,88 @@ readme-picture:
 	@bin=$$($(SWIFT) build $(SWIFTPM_FLAGS) --show-bin-path); \
 	set -x; "$$bin/gestured" draw --config config/gestured.json5 --output docs/images/example-config.svg
 
-## install: the binary, the units (generated from systemd/*.in with this BINDIR and CONFIGDIR),
-## the sysusers.d file, man pages, docs, and the configuration unless one exists (an edited one
-## is never overwritten). Without DESTDIR it also creates the socket group and, when systemd
-## runs, reloads it. Then: systemctl enable --now gestured.socket
-## GESTURED_BIN=FILE installs that binary instead of building one (the install test uses it).
-install: $(if $(GESTURED_BIN),,build)
-	@bin="$(GESTURED_BIN)"; \
-	[ -n "$$bin" ] || bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path)/gestured; \
-	set -e; \
+## install: the binary, the units and the generator (from systemd/*.in with this BINDIR and
+## CONFIGDIR), the sysusers.d file, the udev rule, man pages, docs with their pictures, the
+## examples, and config/default.json5 (the built-in configuration, commented) as the
+## configuration unless one exists (an edited one is never overwritten). Without DESTDIR it also
+## creates the groups and, when systemd runs, reloads it (which runs the generator). Then:
+## systemctl enable --now gestured.socket gestured.path
+## GESTURED_BIN=FILE installs that binary instead of building one: nothing is built and no
+## dependency installed (the install test and debian/rules use it).
+UNITS := gestured.service gestured.socket gestured.path gestured-action@.service gestured-action@.path
+GENERATOR := gestured-generator
+EXAMPLES := config/gestured.json5 config/two-panels.json5 config/61-gestured-clone.rules
+DOC_FILES = README.md LICENSE $(wildcard docs/*.md docs/images/*.svg docs/kiosk/*.svg docs/strokes/*.svg)
+install: $(if $(GESTURED_BIN),,build-daemon)
+	@set -e; \
+	bin="$(or $(GESTURED_BIN),$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path)/gestured)"; \
+	rendered=$$(mktemp); trap 'rm -f "$$rendered"' EXIT; \
+	render() { sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@CONFIGDIR@|$(CONFIGDIR)|g' "systemd/$$1.in" > "$$rendered"; }; \
 	install -D -m 755 $(INSTALL_STRIP) "$$bin" "$(DESTDIR)$(BINDIR)/gestured"; \
-	for unit in gestured.service gestured.socket; do \
-		sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@CONFIGDIR@|$(CONFIGDIR)|g' "systemd/$$unit.in" > "systemd/$$unit.tmp"; \
-		install -D -m 644 "systemd/$$unit.tmp" "$(DESTDIR)$(SYSTEMDUNITDIR)/$$unit"; \
-		rm -f "systemd/$$unit.tmp"; \
+	for unit in $(UNITS); do \
+		render "$$unit"; install -D -m 644 "$$rendered" "$(DESTDIR)$(SYSTEMDUNITDIR)/$$unit"; \
 	done; \
+	render $(GENERATOR); install -D -m 755 "$$rendered" "$(DESTDIR)$(SYSTEMDGENERATORDIR)/$(GENERATOR)"; \
 	install -D -m 644 systemd/gestured.sysusers "$(DESTDIR)$(SYSUSERSDIR)/gestured.conf"; \
 	install -D -m 644 systemd/60-gestured-uinput.rules "$(DESTDIR)$(UDEVRULESDIR)/60-gestured-uinput.rules"; \
 	install -D -m 644 man/gestured.8 "$(DESTDIR)$(MANDIR)/man8/gestured.8"; \
 	install -D -m 644 man/gestured.json5.5 "$(DESTDIR)$(MANDIR)/man5/gestured.json5.5"; \
-	install -D -m 644 README.md "$(DESTDIR)$(DOCDIR)/README.md"; \
-	for doc in docs/*.md; do install -D -m 644 "$$doc" "$(DESTDIR)$(DOCDIR)/$$doc"; done; \
+	for doc in $(DOC_FILES); do install -D -m 644 "$$doc" "$(DESTDIR)$(DOCDIR)/$$doc"; done; \
+	for example in $(EXAMPLES); do install -D -m 644 "$$example" "$(DESTDIR)$(DOCDIR)/examples/$${example#config/}"; done; \
 	if [ -e "$(DESTDIR)$(CONFIGDIR)/gestured.json5" ]; then \
 		echo "install: $(DESTDIR)$(CONFIGDIR)/gestured.json5 exists, left as it is"; \
 	else \
-		install -D -m 644 config/gestured.json5 "$(DESTDIR)$(CONFIGDIR)/gestured.json5"; \
+		install -D -m 644 config/default.json5 "$(DESTDIR)$(CONFIGDIR)/gestured.json5"; \
 	fi; \
 	echo "install: $(DESTDIR)$(BINDIR)/gestured, units in $(DESTDIR)$(SYSTEMDUNITDIR), man pages in $(DESTDIR)$(MANDIR)"; \
 	if [ -n "$(DESTDIR)" ]; then \
-		echo "install: DESTDIR set: not creating group $(SOCKET_GROUP) (sysusers.d/gestured.conf does it on the target)"; \
-	elif getent group $(SOCKET_GROUP) >/dev/null; then \
-		echo "install: group $(SOCKET_GROUP) exists"; \
-	elif command -v systemd-sysusers >/dev/null 2>&1; then \
-		systemd-sysusers "$(SYSUSERSDIR)/gestured.conf"; \
+		echo "install: DESTDIR set: not creating groups $(SOCKET_GROUP) and gestured-uinput (sysusers.d/gestured.conf does it on the target)"; \
 	else \
-		groupadd --system $(SOCKET_GROUP); \
-	fi; \
-	if [ -z "$(DESTDIR)" ] && ! getent group gestured-uinput >/dev/null; then \
-		if command -v systemd-sysusers >/dev/null 2>&1; then systemd-sysusers "$(SYSUSERSDIR)/gestured.conf"; \
-		else groupadd --system gestured-uinput; fi; \
+		for group in $(SOCKET_GROUP) gestured-uinput; do \
+			getent group $$group >/dev/null && continue; \
+			if command -v systemd-sysusers >/dev/null 2>&1; then systemd-sysusers "$(SYSUSERSDIR)/gestured.conf"; \
+			else groupadd --system $$group; fi; \
+		done; \
 	fi; \
 	if [ -z "$(DESTDIR)" ] && command -v udevadm >/dev/null 2>&1 && [ -d /run/udev ]; then \
-		udevadm control --reload && udevadm trigger --subsystem-match=misc --sysname-match=uinput || true; \
+		udevadm control --reload && udevadm trigger --settle --subsystem-match=misc --sysname-match=uinput || true; \
 	fi; \
 	if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
 		systemctl daemon-reload; \
-		echo "install: now run: systemctl enable --now gestured.socket"; \
+		echo "install: now run: systemctl enable --now gestured.socket gestured.path"; \
 	fi
 
+## deb: dist/gestured_<version>_<arch>.deb (docs/PACKAGING.md), <version> from debian/changelog.
+## The release gestured is built as `make build-daemon` builds it (after `make test`, nothing is
+## compiled), then debian/make-deb runs dpkg-buildpackage -b on a scratch copy of the tree with
+## GESTURED_BIN set to it and lintian on the result: an error fails the target, warnings are
+## printed (each one kept is explained in debian/gestured.lintian-overrides). The .deb is a file
+## target: it is made again only when the binary or a packaged file is newer.
+DEB_DIST ?= dist
+DEB_VERSION := $(shell awk 'NR == 1 { gsub(/[()]/, "", $$2); print $$2 }' debian/changelog)
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+DEB_FILE := $(DEB_DIST)/gestured_$(DEB_VERSION)_$(DEB_ARCH).deb
+DEB_INPUTS = Makefile $(wildcard debian/* debian/source/* systemd/* man/* config/*) $(DOC_FILES)
+deb: deps-deb build-daemon
+	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path)/gestured; \
+	$(MAKE) --no-print-directory DEB_BIN="$$bin" $(DEB_FILE)
+
+$(DEB_FILE): $(DEB_BIN) $(DEB_INPUTS)
+	debian/make-deb "$(DEB_BIN)" $(DEB_DIST)
+
 ## uninstall: removes what install put in place except the configuration (it may be edited) and
-## the group (files elsewhere may belong to it).
+## the groups (files elsewhere may belong to them).
 uninstall:
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
-		systemctl disable --now gestured.socket gestured.service 2>/dev/null || true; \
+		systemctl disable --now gestured.path gestured.socket gestured.service 2>/dev/null || true; \
 	fi
 	rm -f "$(DESTDIR)$(BINDIR)/gestured"
-	rm -f "$(DESTDIR)$(SYSTEMDUNITDIR)/gestured.service" "$(DESTDIR)$(SYSTEMDUNITDIR)/gestured.socket"
+	rm -f $(foreach unit,$(UNITS),"$(DESTDIR)$(SYSTEMDUNITDIR)/$(unit)") "$(DESTDIR)$(SYSTEMDGENERATORDIR)/$(GENERATOR)"
 	rm -f "$(DESTDIR)$(SYSUSERSDIR)/gestured.conf" "$(DESTDIR)$(UDEVRULESDIR)/60-gestured-uinput.rules"
 	rm -f "$(DESTDIR)$(MANDIR)/man8/gestured.8" "$(DESTDIR)$(MANDIR)/man5/gestured.json5.5"
 	rm -rf "$(DESTDIR)$(DOCDIR)"
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
-	@echo "uninstall: left $(DESTDIR)$(CONFIGDIR)/gestured.json5 and group $(SOCKET_GROUP) in place"
+	@echo "uninstall: left $(DESTDIR)$(CONFIGDIR)/gestured.json5 and groups $(SOCKET_GROUP), gestured-uinput in place"
 
 clean:
 	$(SWIFT) package clean $(SWIFTPM_FLAGS)

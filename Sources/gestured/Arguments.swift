@@ -7,6 +7,8 @@ enum Command: Equatable {
     case replay(config: String?, format: LineFormat, touches: Bool, failed: Bool, trace: Bool, forwarded: Bool,
                 description: String?, recordings: [String])
     case checkConfig(file: String, strict: Bool)
+    /// `check-config --needs-uinput FILE`: whether the service must be granted /dev/uinput.
+    case needsUinput(file: String)
     case explain(config: String?, screen: String?, layout: String?, x: Double, y: Double)
     case draw(config: String?, screen: String?, layout: String?, background: String?, recording: String?, description: String?, output: String)
     case replayStrokes(config: String?, description: String?, recording: String)
@@ -82,8 +84,12 @@ enum Arguments {
             return .replay(config: config, format: format, touches: touches, failed: failed, trace: trace, forwarded: forwarded,
                            description: description, recordings: recordings)
         case "check-config":
-            let strict = options.flag("--strict")
+            let strict = options.flag("--strict"), needsUinput = options.flag("--needs-uinput")
             let positional = try options.finish(positional: 1)
+            if needsUinput {
+                if strict { throw UsageError(message: "--needs-uinput prints one answer; --strict goes without it") }
+                return .needsUinput(file: positional[0])
+            }
             return .checkConfig(file: positional[0], strict: strict)
         case "explain":
             let config = try options.value("--config"), layout = try options.value("--layout")
@@ -150,6 +156,10 @@ enum Arguments {
           gestured check-config [--strict] FILE
                                      validate a configuration; exit 0, or print errors and exit
                                      78; warnings (likely mistakes) exit 0 unless --strict
+          gestured check-config --needs-uinput FILE
+                                     validate it, then print "uinput: yes" when a device rule
+                                     has passThrough (the service needs /dev/uinput), else
+                                     "uinput: no" (gestured-generator asks this at boot)
           gestured explain [--config FILE] [--screen ID] [--layout NAME] X Y
                                      why a touch at X,Y (screen points) goes to the view it goes
                                      to, and which recognizers it reaches, in winning order

@@ -41,7 +41,8 @@ final class CloneSinks {
         } catch where error.errno.rawValue == ENOENT {
             return fallBack("cannot open /dev/uinput: it does not exist (load the uinput module: modprobe uinput)")
         } catch where error.errno.rawValue == EACCES || error.errno.rawValue == EPERM {
-            return fallBack("cannot open /dev/uinput: permission denied (the service needs DeviceAllow=/dev/uinput rw)")
+            return fallBack("cannot open /dev/uinput: permission denied (the service is granted it only if its configuration had "
+                            + "passThrough at the last daemon-reload: run `systemctl daemon-reload && systemctl restart gestured`)")
         } catch {
             return fallBack("cannot create the clone: \(error)")
         }

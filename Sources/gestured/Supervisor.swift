@@ -75,6 +75,16 @@ final class Supervisor {
 
     func stopping() { send(.stopping) }
 
+    /// Start-up failed on an invalid configuration (exit status 78): its first error, with file,
+    /// key path and line:column, becomes the status line, which `systemctl status` goes on
+    /// showing after the process has exited. systemd reads the datagram before it reaps the
+    /// process (its notification socket has priority over SIGCHLD), so it is not lost.
+    static func invalidConfiguration(_ errors: [String]) {
+        guard let first = errors.first else { return }
+        let more = errors.count > 1 ? " (and \(errors.count - 1) more: journalctl -u gestured)" : ""
+        Supervisor().send(.status("invalid configuration, not started: \(first)\(more)"))
+    }
+
     /// The human summary `systemctl status` shows.
     static func status(devices: Int, clients: Int) -> String {
         "\(devices) touchscreen\(devices == 1 ? "" : "s"), \(clients) client\(clients == 1 ? "" : "s")"

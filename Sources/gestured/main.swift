@@ -26,6 +26,8 @@ do throws(CommandFailure) {
         print(Arguments.help, terminator: "")
     case .checkConfig(let file, let strict):
         try CheckConfigCommand.run(file: file, strict: strict)
+    case .needsUinput(let file):
+        try UinputGrantCommand.run(file: file)
     case .explain(let config, let screen, let layout, let x, let y):
         try ExplainCommand.run(config: config, screen: screen, layout: layout, x: x, y: y)
     case .draw(let config, let screen, let layout, let background, let recording, let description, let output):
@@ -50,7 +52,10 @@ do throws(CommandFailure) {
     case .run(let config, let socket, let verbose, let trace):
         Log.verbose = verbose
         Log.priorityPrefixes = true
-        try Daemon.run(configPath: config, socketPath: socketPath(socket), trace: trace)
+        do { try Daemon.run(configPath: config, socketPath: socketPath(socket), trace: trace) } catch where error.status == ExitStatus.config {
+            Supervisor.invalidConfiguration(error.lines)
+            throw error
+        }
     }
 } catch {
     for line in error.lines { Log.error(line) }

@@ -93,6 +93,18 @@ import Glibc
             GestureSpec(id: "rotation", kind: .rotation(RotationParameters())),
         ])
     }
+
+    /// `config/default.json5`, which `make install` and the Debian package install as
+    /// /etc/gestured/gestured.json5, means exactly the built-in configuration: a daemon started
+    /// with it behaves as one started without `--config`. Its comments differ; its values may not.
+    @Test func installedDefaultIsTheBuiltInConfiguration() throws {
+        let path = Self.examplePath.replacingSuffix("config/gestured.json5", with: "config/default.json5")
+        let installed = try ConfigLoader.load(try readBytes(path), file: path)
+        #expect(installed == ConfigLoader.defaultConfiguration())
+        // Not the example: that one grabs an ILITEK panel and rotates it.
+        let example = try ConfigLoader.load(try readBytes(Self.examplePath), file: Self.examplePath)
+        #expect(installed != example)
+    }
 }
 
 /// The parameter keys each gesture type must accept: the field names of its parameters struct,

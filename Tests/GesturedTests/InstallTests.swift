@@ -5,8 +5,10 @@ import Glibc
 import Testing
 
 /// `make install DESTDIR=… PREFIX=/usr` with the release binary (`make test` builds it first):
-/// the tree it lays out, units that name the installed binary, a configuration never
-/// overwritten, a binary that needs no Swift library, and `make uninstall`.
+/// the tree it lays out, units and generator that name the installed binary, the built-in
+/// configuration as /etc/gestured/gestured.json5 and never overwritten, a binary that needs no
+/// Swift library, `make uninstall`, and no dependency installed for a prebuilt binary. Source
+/// installs; the Debian package (`make deb`) lays out the same tree from the same target.
 @Suite struct InstallTests {
     /// The `--static-swift-stdlib` release build next to this debug build.
     var releaseBinary: String { TestEnvironment.releaseProduct("gestured") }
@@ -28,11 +30,17 @@ import Testing
         let install = try Subprocess.run("make", ["install"] + make, in: directory.path, deadline: deadline(milliseconds: 60_000))
         try #require(install.termination == .exited(0), "\(install.stdout)\n\(install.stderr)")
 
-        let expected = ["/usr/bin/gestured", "/usr/lib/systemd/system/gestured.service", "/usr/lib/systemd/system/gestured.socket",
+        let units = ["gestured.service", "gestured.socket", "gestured.path", "gestured-action@.service", "gestured-action@.path"]
+        let expected = ["/usr/bin/gestured", "/usr/lib/systemd/system-generators/gestured-generator",
                         "/usr/lib/sysusers.d/gestured.conf", "/usr/lib/udev/rules.d/60-gestured-uinput.rules",
                         "/usr/share/man/man8/gestured.8",
                         "/usr/share/man/man5/gestured.json5.5", "/etc/gestured/gestured.json5",
-                        "/usr/share/doc/gestured/README.md"]
+                        "/usr/share/doc/gestured/README.md", "/usr/share/doc/gestured/LICENSE",
+                        "/usr/share/doc/gestured/docs/CONFIG.md", "/usr/share/doc/gestured/docs/images/example-config.svg",
+                        "/usr/share/doc/gestured/docs/kiosk/delays-touches-began.svg", "/usr/share/doc/gestured/docs/strokes/circle.svg",
+                        "/usr/share/doc/gestured/examples/gestured.json5", "/usr/share/doc/gestured/examples/two-panels.json5",
+                        "/usr/share/doc/gestured/examples/61-gestured-clone.rules"]
+            + units.map { "/usr/lib/systemd/system/" + $0 }
         for path in expected { #expect(exists(destdir + path), "\(path) not installed") }
         var status = stat()
         #expect(stat(destdir + "/usr/bin/gestured", &status) == 0 && status.st_mode & 0o777 == 0o755)
@@ -42,8 +50,17 @@ import Testing
 
         let service = try readTextFile(path: destdir + "/usr/lib/systemd/system/gestured.service")
         #expect(service.contains("\nExecStart=/usr/bin/gestured run --config /etc/gestured/gestured.json5 --socket /run/gestured/gestured.sock\n"))
-        #expect(!service.contains("@BINDIR@") && !service.contains("@CONFIGDIR@"))
-        #expect(try readTextFile(path: destdir + "/etc/gestured/gestured.json5") == readTextFile(path: root + "/config/gestured.json5"))
+        let generator = try readTextFile(path: destdir + "/usr/lib/systemd/system-generators/gestured-generator")
+        #expect(generator.contains("answer=$(/usr/bin/gestured check-config --needs-uinput \"$config\" 2>/dev/null)"))
+        #expect(generator.contains("config=/etc/gestured/gestured.json5\n"))
+        #expect(stat(destdir + "/usr/lib/systemd/system-generators/gestured-generator", &status) == 0 && status.st_mode & 0o777 == 0o755)
+        for file in units.map({ "/usr/lib/systemd/system/" + $0 }) + ["/usr/lib/systemd/system-generators/gestured-generator"] {
+            let text = try readTextFile(path: destdir + file)
+            #expect(!text.contains("@BINDIR@") && !text.contains("@CONFIGDIR@"), "\(file) still has a placeholder")
+        }
+        // The production default (the built-in configuration), not the every-key example.
+        #expect(try readTextFile(path: destdir + "/etc/gestured/gestured.json5") == readTextFile(path: root + "/config/default.json5"))
+        #expect(try readTextFile(path: destdir + "/usr/share/doc/gestured/examples/gestured.json5") == readTextFile(path: root + "/config/gestured.json5"))
 
         // The binary needs glibc, libevdev and libudev (and the C++ runtime every Debian has),
         // no Swift library: ldd names none, and it runs with an empty environment.
@@ -65,5 +82,28 @@ import Testing
         #expect(uninstall.termination == .exited(0), "\(uninstall.stderr)")
         for path in expected where !path.hasPrefix("/etc/") { #expect(!exists(destdir + path), "\(path) left by uninstall") }
         #expect(exists(destdir + "/etc/gestured/gestured.json5"), "uninstall removed the configuration")
+    }
+
+    /// On a target that only receives a binary, `make install GESTURED_BIN=…` builds nothing and
+    /// installs no package: none of the deps targets (apt-get: chromium, valgrind, umockdev…) and
+    /// no `swift build` is among what make would run (`make -n` prints every command of every
+    /// prerequisite it would make, whether or not a recipe's condition would skip it).
+    @Test func installingAPrebuiltBinaryInstallsNoDependency() throws {
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-install-deps")
+        let dryRun = try Subprocess.run("make", ["-n", "-C", TestEnvironment.packageRoot, "install", "DESTDIR=\(directory.path)/root",
+                                                 "GESTURED_BIN=/nonexistent/gestured"],
+                                        in: directory.path, deadline: deadline(milliseconds: 30_000))
+        #expect(dryRun.termination == .exited(0), "\(dryRun.stderr)")
+        #expect(dryRun.stdout.contains("/nonexistent/gestured"), "the dry run does not install the given binary:\n\(dryRun.stdout)")
+        for forbidden in ["apt-get", "swift build", "pkg-config"] {
+            #expect(!dryRun.stdout.contains(forbidden), "`make install GESTURED_BIN=` would run \(forbidden):\n\(dryRun.stdout)")
+        }
+        // Without it, install builds the daemon alone with the build's own dependencies, not the tests'.
+        let building = try Subprocess.run("make", ["-n", "-C", TestEnvironment.packageRoot, "install", "DESTDIR=\(directory.path)/root"],
+                                          in: directory.path, deadline: deadline(milliseconds: 30_000))
+        #expect(building.stdout.contains("--product gestured"), "\(building.stdout)")
+        for forbidden in ["chromium", "valgrind", "umockdev"] {
+            #expect(!building.stdout.contains(forbidden), "`make install` would install \(forbidden):\n\(building.stdout)")
+        }
     }
 }

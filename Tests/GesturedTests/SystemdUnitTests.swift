@@ -9,15 +9,17 @@ import Testing
 /// and groff with all warnings.
 @Suite struct SystemdUnitTests {
     static let maximumExposure = 1.5
+    /// Every unit `make install` and the package install (the Makefile's UNITS).
+    static let units = ["gestured.service", "gestured.socket", "gestured.path", "gestured-action@.service", "gestured-action@.path"]
     let root = TestEnvironment.packageRoot
 
-    /// The units as `make install` generates them, with `ExecStart=` pointing at the built
-    /// `gestured` (verify checks that it exists and is executable).
-    func renderedUnits() throws -> TestEnvironment.TemporaryDirectory {
+    /// The units and the generator as `make install` generates them, with `ExecStart=` pointing
+    /// at the built `gestured` (verify checks that it exists and is executable).
+    func renderedUnits(configdir: String = "/etc/gestured") throws -> TestEnvironment.TemporaryDirectory {
         let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-units")
-        for unit in ["gestured.service", "gestured.socket"] {
+        for unit in Self.units + ["gestured-generator"] {
             let text = try readTextFile(path: "\(root)/systemd/\(unit).in")
-            try directory.write(unit, render(text, bindir: TestEnvironment.buildDirectory, configdir: "/etc/gestured"))
+            try directory.write(unit, render(text, bindir: TestEnvironment.buildDirectory, configdir: configdir))
         }
         return directory
     }
@@ -25,6 +27,19 @@ import Testing
     func render(_ template: String, bindir: String, configdir: String) -> String {
         template.split(separator: "@BINDIR@", omittingEmptySubsequences: false).joined(separator: bindir)
             .split(separator: "@CONFIGDIR@", omittingEmptySubsequences: false).joined(separator: configdir)
+    }
+
+    /// `systemd-analyze security --offline=yes` of gestured.service in `directory` (with its
+    /// drop-ins there, if any): the overall exposure.
+    func exposure(in directory: String) throws -> Double? {
+        guard let analyze = tool("systemd-analyze") else { return nil }
+        let run = try Subprocess.run(analyze, ["security", "--offline=yes", "--no-pager", directory + "/gestured.service"],
+                                     in: directory, deadline: deadline(milliseconds: 30_000))
+        #expect(run.termination == .exited(0), "\(run.stderr)")
+        let marker = "Overall exposure level for gestured.service: "
+        let line = try #require(run.stdout.split(separator: "\n").first { $0.contains(marker) }, "\(run.stdout)\n\(run.stderr)")
+        let value = line.split(separator: marker).last.flatMap { $0.split(separator: " ").first }.flatMap { Double($0) }
+        return try #require(value, "cannot read the exposure in: \(line)")
     }
 
     func tool(_ name: String) -> String? {
@@ -36,24 +51,19 @@ import Testing
     @Test func unitsPassSystemdAnalyzeVerify() throws {
         guard let analyze = tool("systemd-analyze") else { return }
         let units = try renderedUnits()
-        // --man=no: the man pages are checked below; verify would look for installed ones.
-        let run = try Subprocess.run(analyze, ["verify", "--man=no", units.path + "/gestured.service", units.path + "/gestured.socket"],
-                                     in: units.path, deadline: deadline(milliseconds: 30_000))
+        // --man=no: the man pages are checked below; verify would look for installed ones. The
+        // templates through an instance, as systemd loads them.
+        let files = ["gestured.service", "gestured.socket", "gestured.path", "gestured-action@kiosk-admin.service",
+                     "gestured-action@kiosk-admin.path"].map { units.path + "/" + $0 }
+        let run = try Subprocess.run(analyze, ["verify", "--man=no"] + files, in: units.path, deadline: deadline(milliseconds: 30_000))
         #expect(run.termination == .exited(0), "\(run.stderr)")
         #expect(run.stderr.isEmpty, "verify warned:\n\(run.stderr)")
     }
 
     @Test func serviceExposureIsAtMostOnePointFive() throws {
-        guard let analyze = tool("systemd-analyze") else { return }
         let units = try renderedUnits()
-        let run = try Subprocess.run(analyze, ["security", "--offline=yes", "--no-pager", units.path + "/gestured.service"],
-                                     in: units.path, deadline: deadline(milliseconds: 30_000))
-        #expect(run.termination == .exited(0), "\(run.stderr)")
-        let marker = "Overall exposure level for gestured.service: "
-        let line = try #require(run.stdout.split(separator: "\n").first { $0.contains(marker) }, "\(run.stdout)\n\(run.stderr)")
-        let value = line.split(separator: marker).last.flatMap { $0.split(separator: " ").first }.flatMap { Double($0) }
-        let exposure = try #require(value, "cannot read the exposure in: \(line)")
-        #expect(exposure <= Self.maximumExposure, "exposure \(exposure):\n\(run.stdout)")
+        guard let exposure = try exposure(in: units.path) else { return }
+        #expect(exposure <= Self.maximumExposure, "exposure \(exposure)")
     }
 
     /// What the issue requires of the unit, and what it forbids (PrivateDevices= hides
@@ -61,8 +71,8 @@ import Testing
     @Test func serviceHasTheRequiredDirectives() throws {
         let service = try directives(readTextFile(path: "\(root)/systemd/gestured.service.in"))
         for required in ["Type=notify", "Restart=on-failure", "NotifyAccess=main", "DynamicUser=yes",
-                         "SupplementaryGroups=input gestured-uinput", "DevicePolicy=closed", "DeviceAllow=char-input r",
-                         "DeviceAllow=/dev/uinput rw",
+                         "SupplementaryGroups=input", "DevicePolicy=closed", "DeviceAllow=char-input r",
+                         "RestartPreventExitStatus=78", "RuntimeDirectory=gestured/actions", "RuntimeDirectoryMode=0700",
                          "CapabilityBoundingSet=", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
                          "NoNewPrivileges=yes", "RestrictAddressFamilies=AF_UNIX AF_NETLINK", "IPAddressDeny=any",
                          "MemoryDenyWriteExecute=yes", "SystemCallFilter=@system-service",
@@ -76,6 +86,8 @@ import Testing
         let files = try #require(service.first { $0.hasPrefix("LimitNOFILE=") }.flatMap { Int($0.dropFirst("LimitNOFILE=".count)) })
         #expect(files >= ConnectionPolicy(maximumClients: SocketSettings.maximumClientsLimit, maximumPerUser: 1).hardLimit + DescriptorLimit.reserve)
         #expect(!service.contains { $0.hasPrefix("PrivateDevices=") || $0.hasPrefix("PrivateNetwork=") })
+        // /dev/uinput only through the generator's drop-in (UinputGrantTests), never in the unit.
+        #expect(!service.contains { $0.contains("uinput") }, "\(service.filter { $0.contains("uinput") })")
         // 252 (Debian 12) does not know notify-reload.
         #expect(!service.contains("Type=notify-reload"))
         let execStart = try #require(service.first { $0.hasPrefix("ExecStart=") })
@@ -89,6 +101,17 @@ import Testing
         #expect(socket.contains("SocketGroup=gestured"))
         let sysusers = try readTextFile(path: "\(root)/systemd/gestured.sysusers")
         #expect(sysusers.split(separator: "\n").contains("g gestured -"))
+
+        // The path unit watches the file ExecStart= reads, and starts the service.
+        let path = try directives(readTextFile(path: "\(root)/systemd/gestured.path.in"))
+        #expect(path.contains("PathChanged=@CONFIGDIR@/gestured.json5") && path.contains("Unit=gestured.service"), "\(path)")
+        // An action's request lands in the service's runtime directory, and only a file there
+        // starts a unit (the instance the administrator enabled).
+        let trigger = try directives(readTextFile(path: "\(root)/systemd/gestured-action@.path.in"))
+        #expect(trigger.contains("PathExists=/run/gestured/actions/%i") && trigger.contains("Unit=gestured-action@%i.service"), "\(trigger)")
+        let starter = try directives(readTextFile(path: "\(root)/systemd/gestured-action@.service.in"))
+        #expect(starter == ["Description=Start %i for a gestured action", "Documentation=man:gestured(8)", "Type=oneshot",
+                            "ExecStart=/bin/rm -f /run/gestured/actions/%i", "ExecStart=/bin/systemctl start --no-block %i"], "\(starter)")
     }
 
     @Test(arguments: ["gestured.8", "gestured.json5.5"])
@@ -106,6 +129,30 @@ import Testing
         #expect(rendered.stderr.isEmpty, "man -l warned:\n\(rendered.stderr)")
         #expect(rendered.stdout.contains("NAME"))
         #expect(rendered.stdout.contains("SEE ALSO"))
+    }
+
+    /// gestured(8)'s SYNOPSIS has a line for every form `gestured --help` shows, and COMMANDS an
+    /// entry for every subcommand.
+    @Test func manPageNamesEveryCommand() throws {
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-man")
+        let help = try Subprocess.run(TestEnvironment.buildDirectory + "/gestured", ["--help"], in: directory.path,
+                                      deadline: deadline(milliseconds: 20_000)).stdout
+        // "  gestured replay --strokes [--config FILE] ..." → "replay --strokes"
+        let forms = help.split(separator: "\n").filter { $0.hasPrefix("  gestured ") }.map { line in
+            line.dropFirst("  gestured ".count).split(separator: " ").prefix { !$0.hasPrefix("[") && $0.first?.isUppercase != true }
+                .joined(separator: " ")
+        }
+        #expect(forms.count >= 10 && forms.contains("devices") && forms.contains("check-config --needs-uinput"), "\(forms)")
+        let page = try readTextFile(path: "\(root)/man/gestured.8")
+        let synopsis = try #require(page.split(separator: ".SH ").first { $0.hasPrefix("SYNOPSIS") })
+        let commands = try #require(page.split(separator: ".SH ").first { $0.hasPrefix("COMMANDS") })
+        for form in forms.map({ $0.isEmpty ? "run" : $0 }) where !form.hasPrefix("--version") {   // "[run]": the default
+            let roff = form.replacing("-", with: "\\-")
+            #expect(synopsis.contains(".B gestured " + roff) || (form == "run" && synopsis.contains(".RB [ run ]")),
+                    "SYNOPSIS lacks `gestured \(form)`")
+            let command = roff.split(separator: " ").first.map(String.init) ?? roff
+            #expect(commands.contains(".B " + command + "\n"), "COMMANDS lacks \(command)")
+        }
     }
 
     /// `Key=value` lines, without comments and section headers.
