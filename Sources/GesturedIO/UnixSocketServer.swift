@@ -1,4 +1,5 @@
 import CLinux
+import GesturedCore
 import Glibc
 
 /// A connected client of `UnixSocketServer`. Ids are never reused, unlike descriptors.
@@ -300,7 +301,7 @@ public final class UnixSocketServer {
             if written > 0 { client.sent &+= UInt64(written) }
             return written
         }) else { return nil }
-        return drop(id, .failed(SystemError(operation: "send", path: path, errno: error)))
+        return drop(id, .failed(SystemError(operation: "send", path: path, errno: Errno(rawValue: error))))
     }
 
     /// Reads and discards what the client sent (call on `.readable`, `.hangup` or `.error`);

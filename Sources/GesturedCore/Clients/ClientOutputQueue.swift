@@ -1,5 +1,3 @@
-import GesturedCore
-
 /// What a queued line may be merged with when its client reads slowly.
 public enum LineMerge: Hashable, Sendable {
     /// Never dropped: replies, `hello`, device lines, discrete gestures.
@@ -31,8 +29,9 @@ public enum MergeKey: Hashable, Sendable {
 }
 
 /// One client's output: the lines of the current wakeup and whatever the socket has not taken,
-/// as bytes (written with one call) and line boundaries (for coalescing). No system calls: the
-/// caller passes the writer.
+/// as bytes (written with one call) and line boundaries (for coalescing). The slow-client policy
+/// of the protocol (docs/PROTOCOL.md, "Slow clients"), so it lives in the core: no system calls,
+/// the caller passes the writer.
 ///
 /// Backpressure keeps meaning: once more than `softLimit` bytes are pending, mergeable lines
 /// (`LineMerge.newest`) are coalesced to the newest of each key, as compositors coalesce pointer
@@ -84,16 +83,19 @@ public struct ClientOutputQueue {
         return pending <= hardLimit
     }
 
+    /// Linux's errno values the writer's negative results can carry and the queue acts on.
+    static let interrupted: Int32 = 4, wouldBlock: Int32 = 11   // EINTR, EAGAIN
+
     /// Writes what is pending with one call of `write`, which returns the count written or a
     /// negative errno (EINTR is retried; EAGAIN means none). Returns the errno of a failure.
-    public mutating func flush(_ write: (UnsafeRawBufferPointer) -> Int) -> Errno? {
+    public mutating func flush(_ write: (UnsafeRawBufferPointer) -> Int) -> Int32? {
         guard pending > 0 else { isBlocked = false; return nil }
         var count: Int
         repeat {
             count = bytes.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[sent...])) }
-        } while count == -Int(Errno.interrupted.rawValue)
+        } while count == -Int(Self.interrupted)
         if count < 0 {
-            guard count == -Int(Errno.wouldBlock.rawValue) else { return Errno(rawValue: Int32(-count)) }
+            guard count == -Int(Self.wouldBlock) else { return Int32(-count) }
             count = 0
         }
         sent += count
