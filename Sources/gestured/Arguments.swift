@@ -227,12 +227,14 @@ private struct Options {
         return format
     }
 
-    @discardableResult
     /// The positional arguments, at least `minimum` of them (after the options).
+    @discardableResult
     mutating func finish(atLeast minimum: Int) throws(UsageError) -> [String] {
         try finish(positional: minimum...max(minimum, items.count))
     }
 
+    /// Exactly `count` positional arguments; a command that takes none calls it only to check that.
+    @discardableResult
     mutating func finish(positional count: Int, allowingNegativeNumbers: Bool = false) throws(UsageError) -> [String] {
         try finish(positional: count...count, allowingNegativeNumbers: allowingNegativeNumbers)
     }

@@ -15,9 +15,9 @@ final class DeviceHub {
         let description: DeviceDescription
         /// How the configuration treats it (reload compares the new treatment with this one).
         var treatment: DeviceTreatment
-        /// False when the kernel's CLOCK_MONOTONIC timestamps could not be had (umockdev): frames
-        /// are then stamped with their read time, so event times and deadlines share one clock.
-        let monotonic: Bool
+        /// Nil when the kernel's CLOCK_MONOTONIC timestamps are had; else (umockdev) frames are
+        /// stamped with their read time, so event times and deadlines share one clock.
+        var readTimes: ReadTimeStamps?
     }
 
     let poller: any EventPolling
@@ -80,7 +80,7 @@ final class DeviceHub {
         let screen = live.pipeline.screens[candidate.screen]
         devices[token] = OpenDevice(info: info, evdev: evdev, id: id, description: description,
                                     treatment: DeviceTreatment(candidate.admitted, screenID: screen.id, screenSize: screen.size),
-                                    monotonic: monotonic)
+                                    readTimes: monotonic ? nil : ReadTimeStamps())
         Log.info("\(info.sysname) (\(info.name)): using it, \(description.slotCount) slots\(screen.id.map { " on screen \($0)" } ?? "")")
         shell.announce(added: true, sysname: info.sysname, name: info.name)
     }
@@ -110,7 +110,7 @@ final class DeviceHub {
         // The latency clock starts once the events are read: the read itself is the kernel's
         // (or, under umockdev, the emulator's) time, not the daemon's.
         let readStart = clock.now()
-        if !device.monotonic { for i in events.indices { events[i].time = readStart } }   // their read time
+        if devices[token]!.readTimes != nil { devices[token]!.readTimes!.stamp(&events, readAt: readStart) }
         live.read(events, from: device.id)
         switch status {
         case .drained:

@@ -94,6 +94,6 @@ struct WarningTests {
     @Test func theShippedFilesHaveNoWarnings() throws {
         let bytes = try #require(FileManager.default.contents(atPath: ExampleAndDefaultTests.examplePath))
         #expect(try ConfigLoader.check([UInt8](bytes), file: ExampleAndDefaultTests.examplePath).warnings == [])
-        #expect(try ConfigLoader.defaultConfiguration().warnings() == [])
+        #expect(ConfigLoader.defaultConfiguration().warnings() == [])
     }
 }
