@@ -28,6 +28,7 @@ public struct CoreRunner {
         // As the daemon does: no client here wants touch lines, so none are made.
         pipeline.reportsTouches = subscription.touches
         device = try pipeline.addDevice(Scenario.device, rule: DeviceRule(passThrough: scenario.passThrough))
+        batch = Batch(for: pipeline)
         if scenario.passThrough {
             clone = CloneEncoder(slotCount: Scenario.device.slotCount, hasTouchButton: false)
             cloneEvents.reserveCapacity(256)

@@ -23,10 +23,13 @@ final class LivePipeline {
         if pipeline.reporting != reporting { pipeline.reporting = reporting }
     }
 
-    /// A device the daemon starts reading.
+    /// A device the daemon starts reading (the batch grows to its busiest step now, not mid-frame).
     func add(_ description: DeviceDescription, _ admitted: DeviceAdmission.Admitted) throws(EvdevFrameDecoder.Unsupported)
         -> GesturePipeline.DeviceID {
-        try pipeline.addDevice(description, rule: admitted.rule, fallbackCalibration: admitted.udevCalibration, screen: admitted.screen)
+        let id = try pipeline.addDevice(description, rule: admitted.rule, fallbackCalibration: admitted.udevCalibration,
+                                        screen: admitted.screen)
+        batch = Batch(for: pipeline)
+        return id
     }
 
     /// Moves a kept device to its screen's new index after a reload.
@@ -66,6 +69,7 @@ final class LivePipeline {
     func reload(_ configuration: Configuration, sizes: [Size], now: Instant) throws(GestureEngine.BuildError) {
         try pipeline.reload(configuration: configuration, sizes: sizes, now: now, into: &batch)
         carryOut()
+        batch = Batch(for: pipeline)   // the new recognizers' busiest step
     }
 
     /// A control request of an authorized peer, answered (in `format`) ahead of the lines it

@@ -44,7 +44,7 @@ struct PassThroughScript {
     mutating func feed(_ events: [RawEvent]) {
         var batch = Batch()
         for e in events {
-            pipeline.handle(CollectionOfOne(e), from: device, into: &batch)
+            pipeline.handle(e, from: device, into: &batch)
             record(batch)
         }
     }

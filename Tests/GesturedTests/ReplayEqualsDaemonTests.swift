@@ -182,7 +182,7 @@ import Testing
         for frame in frames {
             for event in frame.events {
                 if event.type == EventCode.EV_SYN { fire(through: event.time) }
-                pipeline.handle(CollectionOfOne(event), from: device, into: &batch); decisions.take(batch)
+                pipeline.handle(event, from: device, into: &batch); decisions.take(batch)
             }
             let now = after(frame)
             switch frame.interlude {

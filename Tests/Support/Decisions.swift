@@ -32,7 +32,7 @@ extension GesturePipeline {
     /// Feeds one event, taking what it decided into `decisions`.
     public mutating func handle(_ event: RawEvent, from id: DeviceID, into decisions: inout Decisions) {
         var batch = Batch()
-        handle(CollectionOfOne(event), from: id, into: &batch)
+        handle(event, from: id, into: &batch)
         decisions.take(batch)
     }
 

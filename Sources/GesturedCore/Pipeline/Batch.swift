@@ -30,6 +30,17 @@ public struct Batch: Sendable {
 
     public init() {}
 
+    /// A batch with room for the busiest step of `pipeline` (a frame where every recognizer
+    /// reports, every touch of every device moves, every forwarded touch is flushed), so that a
+    /// step busier than any before it does not grow it: steady frames allocate nothing. A read
+    /// of several frames may still grow it once, the first time.
+    public init(for pipeline: GesturePipeline) {
+        let (outputs, forwarded) = pipeline.busiestStep
+        self.outputs.reserveCapacity(outputs)
+        self.forwarded.reserveCapacity(forwarded)
+        actions.reserveCapacity(8)
+    }
+
     /// Whether the call decided nothing at all.
     public var isEmpty: Bool {
         reply == nil && outputs.isEmpty && actions.isEmpty && forwarded.isEmpty && faults.isEmpty && trace.isEmpty

@@ -149,6 +149,15 @@ public struct GesturePipeline: Sendable {
         }
     }
 
+    /// The most outputs and forwarded touches one step can make: each recognizer a few
+    /// transitions, a touch line per slot of every device, and each slot's touch down, moves,
+    /// cancel and lift (`Batch.init(for:)`).
+    var busiestStep: (outputs: Int, forwarded: Int) {
+        let slots = devices.reduce(0) { $0 + ($1?.touchInSlot.count ?? 0) }
+        let recognizers = screens.map(\.engine.recognizerCount).reduce(0, +)
+        return (4 * recognizers + 2 * slots + 16, 4 * slots + 16)
+    }
+
     /// The index of the screen with id `id` (nil: the single form's).
     public func screenIndex(id: String?) -> Int? { screens.firstIndex { $0.id == id } }
 
@@ -218,12 +227,34 @@ public struct GesturePipeline: Sendable {
     /// Whether a device forwards touches to a clone (`DeviceRule.passThrough`).
     public func passesThrough(_ id: DeviceID) -> Bool { forwarder.forwards(device: id.value) }
 
-    /// Feeds a device's events (a read's worth, or one): each frame they complete is a step, its
+    /// Feeds a device's events (a read's worth): each frame they complete is a step, its
     /// deadlines due before it fired first. The faults its decoder survived come at the end.
-    public mutating func handle(_ events: some Sequence<RawEvent>, from id: DeviceID, into batch: inout Batch) {
+    ///
+    /// Concrete collections, not a generic sequence: a public generic function is not
+    /// specialized across modules, and iterating through witness tables cost more than the
+    /// frame's decoding.
+    public mutating func handle(_ events: ArraySlice<RawEvent>, from id: DeviceID, into batch: inout Batch) {
         batch.removeAll()
         guard contains(id) else { return }
         for event in events { step(event, from: id.value, into: &batch) }
+        finishRead(of: id, into: &batch)
+    }
+
+    /// `handle(_:from:into:)` for a whole array of events.
+    public mutating func handle(_ events: [RawEvent], from id: DeviceID, into batch: inout Batch) {
+        handle(events[...], from: id, into: &batch)
+    }
+
+    /// `handle(_:from:into:)` for one event (replay feeds events one at a time).
+    public mutating func handle(_ event: RawEvent, from id: DeviceID, into batch: inout Batch) {
+        batch.removeAll()
+        guard contains(id) else { return }
+        step(event, from: id.value, into: &batch)
+        finishRead(of: id, into: &batch)
+    }
+
+    /// The end of a read: the faults the device's decoder survived, and the trace.
+    private mutating func finishRead(of id: DeviceID, into batch: inout Batch) {
         if devices[id.value]!.decoder.hasAnomalies {
             let sysname = devices[id.value]!.description.sysname
             devices[id.value]!.decoder.takeAnomalies { anomaly, count in

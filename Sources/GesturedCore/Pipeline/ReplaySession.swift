@@ -63,13 +63,14 @@ extension Replay {
             }
             self.ids = ids
             self.notices = notices
+            batch = Batch(for: pipeline)
         }
 
         /// Feeds one event of recording `k`.
         public mutating func handle(_ event: RawEvent, of k: Int) {
             if event.time > lastTime { lastTime = event.time }
             guard let id = ids[k] else { batch.removeAll(); return }
-            pipeline.handle(CollectionOfOne(event), from: id, into: &batch)
+            pipeline.handle(event, from: id, into: &batch)
         }
 
         /// The end of recording `k`: at `time` (its last event's) the touches still down are
