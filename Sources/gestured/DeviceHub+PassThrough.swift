@@ -65,3 +65,13 @@ extension DeviceHub {
         }
     }
 }
+
+extension DeviceHub {
+    /// A reload set a device's `cancelStyle`: its encoder uses it from now on, for the touches
+    /// the reload itself cancels too.
+    func setCancelStyle(_ style: CancelStyle, token: UInt64) {
+        guard let device = devices[token], let old = device.encoder?.cancelStyle, old != style else { return }
+        devices[token]!.encoder!.cancelStyle = style
+        Log.info("\(device.info.sysname) (\(device.info.name)): reloaded: cancelStyle \(old.rawValue) → \(style.rawValue)")
+    }
+}

@@ -87,6 +87,8 @@ extension DeviceHub {
                                               rotation: rule?.rotation ?? .none))
         }
         let before = Self.describe(live.pipeline.screens)
+        // A new cancelStyle needs no re-add: it applies from here on, to the reload's own cancels too.
+        for case (let token, .readd(let rule, _, _, _)) in plans { setCancelStyle(rule?.cancelStyle ?? .default, token: token) }
         live.output.removeAll(keepingCapacity: true)
         try live.pipeline.reload(configuration: fresh, sizes: sizes, now: MonotonicClock.now(), into: &live.output)
         writeForwarded()   // touches whose view's rules changed, cancelled in the application

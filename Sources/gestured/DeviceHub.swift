@@ -123,9 +123,11 @@ final class DeviceHub {
         }
         let treatment = DeviceTreatment(rule: candidate.rule, udevCalibration: candidate.udevCalibration,
                                         screen: live.pipeline.screens[candidate.screen])
+        let style = candidate.rule?.cancelStyle ?? .default
         devices[token] = OpenDevice(info: info, evdev: evdev, id: id, description: description, treatment: treatment,
                                     monotonic: monotonic, clone: clone,
-                                    encoder: clone.map { CloneEncoder(slotCount: description.slotCount, hasTouchButton: $0.hasTouchButton) })
+                                    encoder: clone.map { CloneEncoder(slotCount: description.slotCount, hasTouchButton: $0.hasTouchButton,
+                                                                      cancelStyle: style) })
         let screen = live.pipeline.screens[candidate.screen].id.map { " on screen \($0)" } ?? ""
         Log.info("\(info.sysname) (\(info.name)): using it, \(description.slotCount) slots\(screen)")
         clients.broadcast { seq, format in

@@ -10,14 +10,17 @@ import Testing
 struct PassThroughVMTests {
     /// A panel that passes through, an admin corner the application never sees, a three-finger
     /// swipe that cancels, and a left-edge pan that holds its touches until it fails.
-    static let config = """
+    static let config = config(cancelStyle: "lift")
+
+    static func config(cancelStyle: String) -> String { """
         { screen: { width: 1000, height: 1000 },
-          devices: [ { match: { name: "\(VMGuest.touchscreenName)" }, passThrough: true } ],
+          devices: [ { match: { name: "\(VMGuest.touchscreenName)" }, passThrough: true, cancelStyle: "\(cancelStyle)" } ],
           views: [ { id: "root", gestures: [
               { id: "swipe", type: "swipe", direction: ["right"], numberOfTouchesRequired: 3 },
               { id: "edge", type: "screenEdgePan", edges: ["left"], delaysTouchesBegan: true } ],
             subviews: [ { id: "admin", frame: [900, 0, 100, 100], forwardsTouches: false } ] } ] }
         """
+    }
 
     /// The daemon on `screen`, and its clone once udev has processed it.
     struct Setup {
@@ -96,12 +99,12 @@ struct PassThroughVMTests {
         withExtendedLifetime(setup.monitor) {}
     }
 
-    /// `libinput debug-events` on the clone: a tap is TOUCH_DOWN and TOUCH_UP at the panel's
-    /// position; a recognized three-finger swipe is TOUCH_CANCEL and no TOUCH_UP; the next
-    /// touch in a cancelled slot arrives (TESTING.md §5).
+    /// `libinput debug-events` on the clone with `cancelStyle: "palm"`: a tap is TOUCH_DOWN and
+    /// TOUCH_UP at the panel's position; a recognized three-finger swipe is TOUCH_CANCEL and no
+    /// TOUCH_UP; the next touch in a cancelled slot arrives (TESTING.md §5).
     @Test func libinputSeesTapsAsTapsAndARecognizedSwipeAsCancelled() throws {
         let screen = try VMGuest.makeTouchscreen()
-        let setup = try Self.start()
+        let setup = try Self.start(config: Self.config(cancelStyle: "palm"))
         let libinput = try LibinputEvents(node: setup.cloneNode, in: setup.daemon.directory)
         try #require(try libinput.lines(until: { $0.contains("DEVICE_ADDED") }) != nil, "libinput never listed the clone")
 
@@ -227,7 +230,8 @@ struct PassThroughVMTests {
         func config(cornerForwards: Bool, rotation: Int = 0) -> String {
             """
             { screen: { width: 1000, height: 1000 },
-              devices: [ { match: { name: "\(VMGuest.touchscreenName)" }, passThrough: true, rotation: \(rotation) } ],
+              devices: [ { match: { name: "\(VMGuest.touchscreenName)" }, passThrough: true, rotation: \(rotation),
+                           cancelStyle: "palm" } ],
               views: [ { id: "root", subviews: [ { id: "corner", frame: [0, 0, 500, 500], forwardsTouches: \(cornerForwards) } ] } ] }
             """
         }
