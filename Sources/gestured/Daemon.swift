@@ -168,6 +168,7 @@ final class Daemon {
                 case .device(let token): devices.read(token: token, events: item.events)
                 case .action(let token): actions.ready(token: token, now: MonotonicClock.now())
                 case .client(let id): clients.service(id, events: item.events)
+                case .cloneGuard(let token): devices.reapGuard(token: token)
                 case nil: break
                 }
             }

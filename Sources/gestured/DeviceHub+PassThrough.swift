@@ -66,12 +66,63 @@ extension DeviceHub {
     }
 }
 
+/// The clones' guards (`CloneGuard`): a process per clone that ends its touches in the
+/// application when the daemon dies, started with the clone and reaped through its pidfd.
 extension DeviceHub {
-    /// A reload set a device's `cancelStyle`: its encoder uses it from now on, for the touches
-    /// the reload itself cancels too.
+    /// Starts the guard of `clone`, watched through its pidfd; nil (logged) when it cannot start:
+    /// the clone then works as before, but a daemon killed with a finger down leaves that touch
+    /// to the compositor's handling of a removed device.
+    func startGuard(of clone: UinputClone, slots: Int, style: CancelStyle) -> CloneGuard? {
+        do {
+            let started = try CloneGuard(of: clone, slotCount: slots, style: style)
+            let token = nextGuardToken
+            nextGuardToken += 1
+            try poller.add(started.pidfd, token: token, events: .readable)
+            guards[token] = started
+            return started
+        } catch {
+            Log.warning("\(clone.name): cannot start its guard: \(error); if the daemon dies with a finger down, "
+                        + "the application may keep that touch pressed")
+            return nil
+        }
+    }
+
+    /// Lets a clone go: with a guard, the daemon's descriptor closes and the guard ends the
+    /// touches and destroys the clone `CloneGuard.readGrace` later; without one, it is destroyed now.
+    func letGo(_ clone: UinputClone, guardedBy cloneGuard: CloneGuard?) {
+        guard let cloneGuard else { clone.close(); return }
+        clone.detach()
+        cloneGuard.release()
+    }
+
+    /// A guard exited: reaped, and logged unless it ended because its clone was let go.
+    func reapGuard(token: UInt64) {
+        guard let exited = guards[token] else { return }
+        let status: ChildProcess.Status?
+        do { status = try exited.reap() } catch {
+            Log.warning("clone guard \(exited.child.pid): \(error)")
+            return
+        }
+        guard let status else { return }
+        try? poller.remove(exited.pidfd)
+        guards[token] = nil
+        if let open = devices.first(where: { $0.value.cloneGuard === exited })?.key {
+            devices[open]!.cloneGuard = nil
+            Log.warning("\(devices[open]!.clone?.name ?? devices[open]!.info.name): its guard exited (\(status)); "
+                        + "if the daemon dies with a finger down, the application may keep that touch pressed")
+        } else if status != .exited(0) {
+            Log.warning("clone guard \(exited.child.pid): \(status)")
+        }
+    }
+
+    /// A reload set a device's `cancelStyle`: its encoder and its guard use it from now on, for
+    /// the touches the reload itself cancels too.
     func setCancelStyle(_ style: CancelStyle, token: UInt64) {
         guard let device = devices[token], let old = device.encoder?.cancelStyle, old != style else { return }
         devices[token]!.encoder!.cancelStyle = style
+        do { try device.cloneGuard?.setStyle(style) } catch {
+            Log.warning("\(device.clone?.name ?? device.info.name): telling its guard the cancelStyle failed: \(error)")
+        }
         Log.info("\(device.info.sysname) (\(device.info.name)): reloaded: cancelStyle \(old.rawValue) → \(style.rawValue)")
     }
 }

@@ -23,6 +23,8 @@ final class DeviceHub {
         /// The uinput clone of a pass-through device, and the state of what it shows.
         var clone: UinputClone?
         var encoder: CloneEncoder?
+        /// The clone's guard process: it ends the clone's touches if the daemon dies.
+        var cloneGuard: CloneGuard?
     }
 
     let poller: Poller
@@ -39,6 +41,9 @@ final class DeviceHub {
     private var events: [RawEvent] = []
     /// Scratch buffer reused for every write to a clone.
     var cloneEvents: [RawEvent] = []
+    /// The clones' guards by the token of their pidfd, until reaped (DeviceHub+PassThrough.swift).
+    var guards: [UInt64: CloneGuard] = [:]
+    var nextGuardToken = LoopToken.guards.lowerBound
 
     var count: Int { devices.count }
 
@@ -127,7 +132,8 @@ final class DeviceHub {
         devices[token] = OpenDevice(info: info, evdev: evdev, id: id, description: description, treatment: treatment,
                                     monotonic: monotonic, clone: clone,
                                     encoder: clone.map { CloneEncoder(slotCount: description.slotCount, hasTouchButton: $0.hasTouchButton,
-                                                                      cancelStyle: style) })
+                                                                      cancelStyle: style) },
+                                    cloneGuard: clone.flatMap { startGuard(of: $0, slots: description.slotCount, style: style) })
         let screen = live.pipeline.screens[candidate.screen].id.map { " on screen \($0)" } ?? ""
         Log.info("\(info.sysname) (\(info.name)): using it, \(description.slotCount) slots\(screen)")
         clients.broadcast { seq, format in
@@ -143,7 +149,7 @@ final class DeviceHub {
         clients.publish()
         writeForwarded()
         if let clone = device.clone {
-            clone.close()
+            letGo(clone, guardedBy: device.cloneGuard)
             Log.info("\(clone.name): removed with its device")
         }
         device.evdev.close()
@@ -194,7 +200,7 @@ final class DeviceHub {
         }
         clients.publish()
         for device in devices.values {
-            device.clone?.close()
+            if let clone = device.clone { letGo(clone, guardedBy: device.cloneGuard) }
             device.evdev.close()
         }
         devices.removeAll()

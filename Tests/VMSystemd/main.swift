@@ -175,8 +175,9 @@ do {
 }
 
 
-/// The syspath of the clone the service made (checked again after the restart below).
+/// The syspath and node of the clone the service made (checked again after the restart below).
 var firstClone: String?
+var firstCloneNode: String?
 
 // Pass-through: the installed service may open /dev/uinput (DeviceAllow=, the gestured-uinput
 // group of 60-gestured-uinput.rules) and creates the panel's clone, which udev then lists.
@@ -189,6 +190,7 @@ do {
     let created = journalContains("passThrough: created \"\(touchscreenName) (gestured)\"")
     let clone = (try? UdevEnumerator.inputDevices())?.first { $0.name == touchscreenName + " (gestured)" }
     firstClone = clone?.syspath
+    firstCloneNode = clone?.devnode
     let node = run(["stat", "-c", "%G %a", "/dev/uinput"])?.stdout.trimmed ?? "?"
     report("passThrough: the service creates the clone", reload?.termination == .exited(0) && created && clone != nil,
            "journal has the clone: \(created); udev lists it: \(clone.map { "\($0.sysname) \($0.name)" } ?? "no"); "
@@ -197,9 +199,54 @@ do {
     report("passThrough: the service creates the clone", false, "\(error)")
 }
 
+// The clone's guard (CloneGuard) runs beside the daemon, in the service's cgroup and sandbox.
+let cgroupProcs = (try? readTextFile(path: "/sys/fs/cgroup/system.slice/gestured.service/cgroup.procs")) ?? ""
+let guardPIDs = cgroupProcs.split(separator: "\n").filter { pid in
+    ((try? readTextFile(path: "/proc/\(pid)/cmdline")) ?? "").contains("clone-guard")
+}
+report("passThrough: the clone's guard runs in the service", guardPIDs.count == 1,
+       "processes of gestured.service: \(cgroupProcs.split(separator: "\n").joined(separator: " ")); guards: \(guardPIDs)")
+
+/// Reads `reader` until `done` holds for what was read, the device goes, or 10 s pass.
+func readClone(_ reader: EvdevDevice, until done: ([RawEvent]) -> Bool) -> (events: [RawEvent], gone: Bool) {
+    var events: [RawEvent] = []
+    let limit = deadline(milliseconds: 10_000)
+    while !done(events) {
+        let left = (limit - MonotonicClock.now()).microseconds / 1000
+        guard left > 0 else { break }
+        var pollFD = pollfd(fd: reader.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+        _ = poll(&pollFD, 1, Int32(left))
+        guard let status = try? reader.read(into: &events) else { return (events, true) }
+        if status == .gone { return (events, true) }
+    }
+    return (events, false)
+}
+
+// A finger down when the daemon is killed: the guard lifts it on the clone before the clone goes
+// (the default cancelStyle, "lift"), so the application is left holding nothing.
+let fingerReader = firstCloneNode.flatMap { try? EvdevDevice(path: $0) }
+let lift = Int32(-1), trackingID = UInt16(0x39)
+if let fingerReader {
+    try? screen.frame([(3, 0x2f, 0), (3, 0x39, 900), (3, 0x35, 1000), (3, 0x36, 1000), (1, 0x14a, 1)].map { (type: $0.0, code: $0.1, value: $0.2) })
+    let down = readClone(fingerReader) { $0.contains { $0.code == trackingID && $0.value >= 0 } }
+    if !down.events.contains(where: { $0.code == trackingID && $0.value >= 0 }) {
+        report("passThrough: after SIGKILL the guard lifts the finger on the clone", false, "the finger never reached the clone: \(down.events)")
+    }
+}
+
 // Restart=on-failure: SIGKILL is a failure; systemd starts it again and it serves again.
 let restartsBefore = Int(property("NRestarts")) ?? -1
 kill(pid_t(mainPID) ?? 0, SIGKILL)
+if let fingerReader {
+    let end = readClone(fingerReader) { _ in false }
+    report("passThrough: after SIGKILL the guard lifts the finger on the clone",
+           end.gone && end.events.contains { $0.code == trackingID && $0.value == lift },
+           "the clone went: \(end.gone); it showed: \(end.events.map { "\($0.type) \($0.code) \($0.value)" })")
+    fingerReader.close()
+} else {
+    report("passThrough: after SIGKILL the guard lifts the finger on the clone", false, "cannot open the clone \(firstCloneNode ?? "(none)")")
+}
+try? screen.frame([(3, 0x2f, 0), (3, 0x39, -1), (1, 0x14a, 0)].map { (type: $0.0, code: $0.1, value: $0.2) })
 let closed = (try? client.waitForEndOfFile(deadline: deadline(milliseconds: 10_000))) ?? false
 let again = connect()
 let restartsAfter = Int(property("NRestarts")) ?? -1
@@ -207,7 +254,8 @@ report("Restart=on-failure after SIGKILL", closed && again != nil && restartsAft
        "connection closed: \(closed), served again: \(again != nil), NRestarts \(restartsBefore) → \(restartsAfter)")
 
 // Fail-safe: the killed daemon's clone went with it (the kernel destroys a uinput device when its
-// descriptor closes); the restarted daemon, serving again, has grabbed the panel and made a new one.
+// last descriptor closes: the guard's, once it has ended the touches); the restarted daemon,
+// serving again, has grabbed the panel and made a new one.
 let clones = ((try? UdevEnumerator.inputDevices()) ?? []).filter { $0.name == touchscreenName + " (gestured)" }
 report("passThrough: after SIGKILL the restarted service clones the panel again",
        firstClone != nil && clones.count == 1 && clones.first?.syspath != firstClone,
