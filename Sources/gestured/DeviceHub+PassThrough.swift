@@ -19,13 +19,18 @@ extension DeviceHub {
                                         rule: rule, udevCalibration: candidate.udevCalibration, screen: candidate.screen)
             return nil
         }
-        guard candidate.description.slotCount > 0, candidate.description.hasTrackingID else {
-            return fallBack("only multitouch (protocol B) devices can be cloned")
-        }
+        if let reason = candidate.description.cloneRefusal { return fallBack(reason) }
         do {
             let clone = try UinputClone(cloning: candidate.evdev)
             Log.info("\(label): passThrough: created \"\(clone.name)\" (\(clone.devnode ?? "node unknown")); "
                      + "the application should use it as its touchscreen")
+            let slots = min(candidate.description.slotCount, rule.maximumTouches ?? Int.max)
+            let needing = configuration.gestures(needingMoreThan: slots, screen: candidate.screen)
+            if !needing.isEmpty {
+                Log.warning("\(label): passThrough: it reports at most \(slots) touches, and "
+                            + needing.map { "\"\($0.id)\" needs \($0.touches)" }.joined(separator: ", ")
+                            + ": they can never recognize on it, and their touches all reach the application")
+            }
             return clone
         } catch where error.errno.rawValue == ENOENT {
             return fallBack("cannot open /dev/uinput: it does not exist (load the uinput module: modprobe uinput)")

@@ -25,6 +25,13 @@ enum ReplayCommand {
         } catch {
             throw CommandFailure(ExitStatus.failure, "\(paths.joined(separator: ", ")): \(error)")
         }
+        if options.forwarded {
+            for (k, refusal) in session.passThroughRefusals.enumerated() {
+                guard let refusal else { continue }
+                Log.plain("replay --forwarded: \(paths[k]) (\(sysname(k)), \"\(streams[k].device.name)\"): "
+                          + "no forward lines: \(refusal)")
+            }
+        }
         var lines = Replay.Lines(options: options, devices: streams.map(\.device))
         var out = OutputBuffer()
         defer { out.flush() }

@@ -19,8 +19,16 @@ extension Replay {
         public init(devices: [DeviceDescription], configuration: Configuration, touches: Bool,
                     trace: Bool = false) throws(ReplayError) {
             var placed: [(rule: DeviceRule?, screen: Int)] = []
+            var refusals: [String?] = []
             for device in devices {
-                let rule = configuration.devices.first { $0.matches(device, properties: Replay.properties(device)) }
+                var rule = configuration.devices.first { $0.matches(device, properties: Replay.properties(device)) }
+                // As the daemon: a device that cannot be cloned is read without passing through.
+                if rule?.passThrough == true, let reason = device.cloneRefusal {
+                    rule?.passThrough = false
+                    refusals.append("it cannot pass through: \(reason)")
+                } else {
+                    refusals.append(rule?.passThrough == true ? nil : "no device rule with passThrough: true matches it")
+                }
                 guard let screen = configuration.screenIndex(of: device, properties: Replay.properties(device)) else {
                     throw .noScreen(device.sysname)
                 }
@@ -43,9 +51,14 @@ extension Replay {
                 }
             }
             self.ids = ids
+            passThroughRefusals = refusals
             traces = trace
             output.reserveCapacity(64)
         }
+
+        /// Per recording, why its device forwards nothing (`replay --forwarded` says it), or nil
+        /// when it passes through.
+        public let passThroughRefusals: [String?]
 
         /// What pass-through devices forwarded since the last `clear()`.
         public var forwarded: ArraySlice<ForwardedTouch> { pipeline.forwarded[...] }
