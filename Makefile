@@ -63,8 +63,12 @@ DEB_APT_PACKAGES := $(BUILD_APT_PACKAGES) debhelper dpkg-dev fakeroot lintian
 # The VM tests: QEMU, the guest's busybox, and the tools that unpack Debian's kernel and pack the
 # initramfs (the kernel and udev themselves are fetched with apt-get download into a cache), and
 # `libinput debug-events`, the application the pass-through tests watch the clone with (the guest
-# runs the host's binaries).
-VM_APT_PACKAGES := qemu-system-x86 busybox-static xz-utils cpio libinput-tools
+# runs the host's binaries). The compositor matrix (CompositorVMTests, docs/KIOSK.md) runs Debian's
+# own compositors in the guest with an application on the clone: cage, sway and weston with `wev`
+# (seatd gives the wlroots ones their devices, cage needs Xwayland), and Xorg with the libinput
+# driver and `xinput test-xi2`.
+VM_APT_PACKAGES := qemu-system-x86 busybox-static xz-utils cpio libinput-tools \
+	cage sway weston wev seatd xwayland xserver-xorg-core xserver-xorg-input-libinput xinput
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 RECORDINGS := Tests/Fixtures/recordings
@@ -125,6 +129,10 @@ deps-vm: deps
 	command -v xz >/dev/null 2>&1 || missing="$$missing xz"; \
 	command -v cpio >/dev/null 2>&1 || missing="$$missing cpio"; \
 	command -v libinput >/dev/null 2>&1 || missing="$$missing libinput"; \
+	for tool in cage sway weston wev seatd Xwayland Xorg xinput; do \
+		command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; \
+	done; \
+	[ -f /usr/lib/xorg/modules/input/libinput_drv.so ] || missing="$$missing xserver-xorg-input-libinput"; \
 	if [ -n "$$missing" ]; then \
 		echo "deps-vm: missing:$$missing; installing $(VM_APT_PACKAGES)"; \
 		$(SUDO) apt-get update && \

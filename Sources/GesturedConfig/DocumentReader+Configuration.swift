@@ -6,7 +6,8 @@ enum ConfigKeys {
     static let screenEntry = ["id", "width", "height", "devices", "views", "layouts"]
     static let screenDevice = ["match"]
     static let screen = ["width", "height"]
-    static let device = ["match", "rotation", "calibration", "grab", "ignore", "add", "maximumTouches", "passThrough"]
+    static let device = ["match", "rotation", "calibration", "grab", "ignore", "add", "maximumTouches", "passThrough",
+                         "cancelStyle"]
     static let match = ["name", "sysname", "vendor", "product", "type", "properties"]
     static let view = ["id", "frame", "isUserInteractionEnabled", "isHidden", "alpha", "hitTestInsets",
                        "hitShape", "gestures", "subviews", "forwardsTouches"]
@@ -92,6 +93,13 @@ extension DocumentReader {
         if let flag = bool(members["passThrough"]) {
             rule.passThrough = flag
             if flag { rule.grab = true }
+        }
+        if let node = members["cancelStyle"], let text = string(node) {
+            if let style = CancelStyle(rawValue: text) {
+                rule.cancelStyle = style
+            } else {
+                report("must be one of \(CancelStyle.allCases.map(\.rawValue).joined(separator: ", ")), found \"\(text)\"", at: node.path)
+            }
         }
         if let node = members["maximumTouches"], node.value != .null, let n = integer(node, minimum: 1) {
             rule.maximumTouches = n

@@ -89,9 +89,15 @@ public final class ChildProcess {
     }
 
     deinit {
-        if !reaped { kill(pid, SIGKILL); _ = try? wait(blocking: true) }
+        if !reaped && !abandoned { kill(pid, SIGKILL); _ = try? wait(blocking: true) }
         try? pidfd.close()
     }
+
+    private var abandoned = false
+
+    /// Lets the child run on after this value goes: it is neither killed nor waited for here
+    /// (a clone's guard outlives the daemon on purpose; init reaps it once the daemon is gone).
+    public func abandon() { abandoned = true }
 
     /// Collects the exit status: nil while the child runs (when not `blocking`).
     public func wait(blocking: Bool = false) throws(SystemError) -> Status? {

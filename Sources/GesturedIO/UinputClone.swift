@@ -30,7 +30,8 @@ public final class UinputClone {
     public let syspath: String?
     /// Whether it has `BTN_TOUCH` (as its device does), for `CloneEncoder`.
     public let hasTouchButton: Bool
-    private let descriptor: FileDescriptor
+    /// The uinput descriptor (`CloneGuard` hands a duplicate to the clone's guard).
+    let descriptor: FileDescriptor
     private var uinput: OpaquePointer?
     /// Reused for every write: one `write(2)` per batch of events.
     private var buffer: [input_event] = []
@@ -70,7 +71,15 @@ public final class UinputClone {
     /// Writes `events` (whole frames, each ending with `SYN_REPORT`) in one `write(2)`. The
     /// kernel stamps them; their `time` is ignored.
     public func write(_ events: [RawEvent]) throws(SystemError) {
-        guard uinput != nil, !events.isEmpty else { return }
+        guard uinput != nil else { return }
+        try Self.write(events, to: descriptor, buffer: &buffer, name: devnode ?? "/dev/uinput")
+    }
+
+    /// Writes `events` to the uinput descriptor `descriptor` in one `write(2)`, through `buffer`
+    /// (reused); `name` names it in the error.
+    static func write(_ events: [RawEvent], to descriptor: FileDescriptor, buffer: inout [input_event],
+                      name: String) throws(SystemError) {
+        guard !events.isEmpty else { return }
         buffer.removeAll(keepingCapacity: true)
         for e in events {
             var event = input_event()
@@ -79,7 +88,7 @@ public final class UinputClone {
         }
         let size = buffer.count * MemoryLayout<input_event>.stride
         // A uinput write is all or nothing; EINTR (a signal before anything was written) retries.
-        try syscall("write", path: devnode ?? "/dev/uinput", onInterrupt: .retry) {
+        try syscall("write", path: name, onInterrupt: .retry) {
             buffer.withUnsafeBytes { Glibc.write(descriptor.rawValue, $0.baseAddress, size) }
         }
     }
@@ -89,6 +98,27 @@ public final class UinputClone {
     public func close() {
         guard let uinput else { return }
         libevdev_uinput_destroy(uinput)
+        self.uinput = nil
+        try? descriptor.close()
+    }
+
+    /// Closes the descriptor without destroying the clone: its guard (`CloneGuard`), which holds
+    /// a duplicate, ends its touches and lets the kernel destroy it when it closes its own.
+    /// Idempotent; `close` after it does nothing.
+    public func detach() {
+        guard let uinput else { return }
+        // libevdev_uinput_destroy always issues UI_DEV_DESTROY on the descriptor number it was
+        // given, which would destroy the clone under the guard too (the ioctl acts on the shared
+        // open file). Pointing that number at /dev/null first makes the ioctl fail harmlessly
+        // (ENOTTY) and drops this process's reference to the uinput file in the same step.
+        let null = Glibc.open("/dev/null", O_RDWR | O_CLOEXEC)
+        if null >= 0 {
+            _ = dup2(null, descriptor.rawValue)
+            _ = fcntl(descriptor.rawValue, F_SETFD, FD_CLOEXEC)
+            _ = Glibc.close(null)
+            libevdev_uinput_destroy(uinput)
+        }
+        // Without /dev/null, libevdev's small struct is left allocated rather than the clone destroyed.
         self.uinput = nil
         try? descriptor.close()
     }

@@ -18,6 +18,8 @@ enum Command: Equatable {
     case devices(config: String?, json: Bool)
     case listen(socket: String?, format: LineFormat, filter: LineFilter?, touches: Bool, failed: Bool,
                 exec: String? = nil, shell: Bool = false)
+    /// The guard of a pass-through clone, started by the daemon (never by hand: not in --help).
+    case cloneGuard(slots: Int, style: CancelStyle, touchButton: Bool)
     case version
     case help
 }
@@ -136,6 +138,17 @@ enum Arguments {
             try options.finish(positional: 0)
             return .listen(socket: socket, format: format, filter: filter, touches: touches, failed: failed,
                            exec: exec, shell: shell)
+        case "clone-guard":
+            let touchButton = options.flag("--touch-button")
+            let slotsText = try options.value("--slots"), styleText = try options.value("--style")
+            try options.finish(positional: 0)
+            guard let slotsText, let slots = Int(slotsText), slots > 0 else {
+                throw UsageError(message: "clone-guard needs --slots N (N > 0)")
+            }
+            guard let styleText, let style = CancelStyle(rawValue: styleText) else {
+                throw UsageError(message: "clone-guard needs --style \(CancelStyle.allCases.map(\.rawValue).joined(separator: "|"))")
+            }
+            return .cloneGuard(slots: slots, style: style, touchButton: touchButton)
         case "help":
             return .help
         default:

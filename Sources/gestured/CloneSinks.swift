@@ -4,19 +4,34 @@ import Glibc
 
 /// The uinput clones of pass-through devices (docs/KIOSK.md) and what they are to show: a batch's
 /// forwarded touches are queued (`enqueue`) and written at the end of the loop iteration
-/// (`flush`), one write per clone per iteration however many batches fed it.
+/// (`flush`), one write per clone per iteration however many batches fed it, in the device
+/// rule's `cancelStyle`.
+///
+/// Each clone has a guard (`CloneGuard`, a process of its own holding a duplicate of the clone's
+/// descriptor): when the daemon lets the clone go or dies, the guard ends the clone's touches in
+/// the application and then lets the clone go. The guards are watched through their pidfds in the
+/// loop's poller (`LoopToken.guards`) and reaped here.
 final class CloneSinks {
     private struct Sink {
         let clone: UinputClone
         var encoder: CloneEncoder
         let sysname: String
+        /// Nil when it could not start (logged).
+        var cloneGuard: CloneGuard?
     }
 
+    private let poller: any EventPolling
     /// By `DeviceID.value` of the device each clone stands for (ids are never reused).
     private var sinks: [Sink?] = []
     private var pending: [ForwardedTouch] = []
     /// Scratch buffer reused for every write.
     private var events: [RawEvent] = []
+    /// The guards by the token of their pidfd, until reaped (a guard outlives its clone's sink by
+    /// the time it takes to end its touches).
+    private var guards: [UInt64: CloneGuard] = [:]
+    private var nextGuardToken = LoopToken.guards.lowerBound
+
+    init(poller: any EventPolling) { self.poller = poller }
 
     var count: Int { sinks.count { $0 != nil } }
 
@@ -48,11 +63,25 @@ final class CloneSinks {
         }
     }
 
-    /// `clone` now shows what the pipeline forwards for `device`.
-    func attach(_ clone: UinputClone, to device: GesturePipeline.DeviceID, slotCount: Int, sysname: String) {
+    /// `clone` now shows what the pipeline forwards for `device`, its cancelled touches ending as
+    /// `style` says; its guard starts.
+    func attach(_ clone: UinputClone, to device: GesturePipeline.DeviceID, slotCount: Int, sysname: String, style: CancelStyle) {
         while sinks.count <= device.value { sinks.append(nil) }
-        sinks[device.value] = Sink(clone: clone, encoder: CloneEncoder(slotCount: slotCount, hasTouchButton: clone.hasTouchButton),
-                                   sysname: sysname)
+        sinks[device.value] = Sink(clone: clone, encoder: CloneEncoder(slotCount: slotCount, hasTouchButton: clone.hasTouchButton,
+                                                                       cancelStyle: style),
+                                   sysname: sysname, cloneGuard: startGuard(of: clone, slots: slotCount, style: style))
+    }
+
+    /// A reload set a device's `cancelStyle`: its encoder and its guard use it from now on, for
+    /// the touches the reload itself cancels too (no re-add: nothing is cancelled for it).
+    func setCancelStyle(_ style: CancelStyle, of device: GesturePipeline.DeviceID) {
+        guard sinks.indices.contains(device.value), let sink = sinks[device.value], sink.encoder.cancelStyle != style else { return }
+        let old = sink.encoder.cancelStyle
+        sinks[device.value]!.encoder.cancelStyle = style
+        do { try sink.cloneGuard?.setStyle(style) } catch {
+            Log.warning("\(sink.clone.name): telling its guard the cancelStyle failed: \(error)")
+        }
+        Log.info("\(sink.sysname): reloaded: cancelStyle \(old.rawValue) → \(style.rawValue)")
     }
 
     /// A device added to the pipeline again (a reload) keeps its clone under its new id.
@@ -64,13 +93,58 @@ final class CloneSinks {
         sinks[new.value] = sink
     }
 
-    /// Writes what is queued, then closes the device's clone (the kernel destroys it).
+    /// Writes what is queued, then lets the device's clone go: with a guard, the daemon's
+    /// descriptor closes and the guard ends the touches and lets the clone go
+    /// `CloneGuard.readGrace` later; without one, the kernel destroys it now.
     func close(_ device: GesturePipeline.DeviceID) {
         guard sinks.indices.contains(device.value), let sink = sinks[device.value] else { return }
         flush()
         sinks[device.value] = nil
-        sink.clone.close()
+        if let cloneGuard = sink.cloneGuard {
+            sink.clone.detach()
+            cloneGuard.release()
+        } else {
+            sink.clone.close()
+        }
         Log.info("\(sink.clone.name): removed with its device")
+    }
+
+    /// Starts the guard of `clone`, watched through its pidfd; nil (logged) when it cannot start:
+    /// the clone then works as before, but a daemon killed with a finger down leaves that touch
+    /// to the compositor's handling of a removed device.
+    private func startGuard(of clone: UinputClone, slots: Int, style: CancelStyle) -> CloneGuard? {
+        do {
+            let started = try CloneGuard(of: clone, slotCount: slots, style: style)
+            let token = nextGuardToken
+            nextGuardToken += 1
+            try poller.add(started.pidfd, token: token, events: .readable)
+            guards[token] = started
+            return started
+        } catch {
+            Log.warning("\(clone.name): cannot start its guard: \(error); if the daemon dies with a finger down, "
+                        + "the application may keep that touch pressed")
+            return nil
+        }
+    }
+
+    /// A guard exited: reaped, and logged unless it ended because its clone was let go.
+    func reapGuard(token: UInt64) {
+        guard let exited = guards[token] else { return }
+        let status: ChildProcess.Status?
+        do { status = try exited.reap() } catch {
+            Log.warning("clone guard \(exited.child.pid): \(error)")
+            return
+        }
+        guard let status else { return }
+        try? poller.remove(exited.pidfd)
+        guards[token] = nil
+        if let index = sinks.firstIndex(where: { $0?.cloneGuard === exited }) {
+            sinks[index]!.cloneGuard = nil
+            Log.warning("\(sinks[index]!.clone.name): its guard exited (\(status)); "
+                        + "if the daemon dies with a finger down, the application may keep that touch pressed")
+        } else if status != .exited(0) {
+            Log.warning("clone guard \(exited.child.pid): \(status)")
+        }
     }
 
     /// Queues a batch's forwarded touches.

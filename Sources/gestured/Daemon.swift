@@ -91,6 +91,7 @@ final class Daemon {
             case .action(let token): parts.actions.ready(token: token, now: clock.now())
             case .client(let id):
                 if let requests = parts.clients.service(id, events: item.events) { parts.requests.handle(requests) }
+            case .cloneGuard(let token): parts.clones.reapGuard(token: token)
             case nil: break
             }
         }

@@ -72,7 +72,7 @@ extension Daemon {
         let authority = ControlAuthority(configuration.control)
         let clients = ClientHub(server: server, poller: poller, clock: clock, authority: authority, settings: configuration.socket)
         clients.logsTrace = trace  // `run --trace`; clients may subscribe to the trace as well
-        let clones = CloneSinks()
+        let clones = CloneSinks(poller: poller)
         let shell = Shell(clients: clients, actions: actions, clones: clones, clock: clock)
         let live = LivePipeline(pipeline, shell: shell)
         live.setReporting(clients.reporting)   // no touch outputs until a client subscribes to them

@@ -17,6 +17,10 @@ extension DeviceHub {
             return .init(key: token, description: device.description, properties: device.info.properties, treatment: device.treatment)
         }, fresh: fresh, current: live.pipeline.screens)
         let before = Self.describe(live.pipeline.screens)
+        // A new cancelStyle needs no re-add: it applies from here on, to the reload's own cancels too.
+        for (token, step) in plan.steps {
+            if let admitted = step.admitted { clones.setCancelStyle(admitted.rule?.cancelStyle ?? .default, of: devices[token]!.id) }
+        }
         try live.reload(fresh, sizes: plan.sizes, now: clock.now())
         clones.flush()   // touches whose view's rules changed, cancelled in the application
         let after = Self.describe(live.pipeline.screens)
@@ -27,8 +31,8 @@ extension DeviceHub {
             switch step {
             case .release(let refusal):
                 close(token: token, reason: "\(refusal) by the reloaded configuration")
-            case .keep(let screen):
-                live.setScreen(screen, of: devices[token]!.id)
+            case .keep(let admitted):
+                live.setScreen(admitted.screen, of: devices[token]!.id)
             case .reopen(let changes):
                 close(token: token, reason: "reopened for the reloaded configuration (\(changes.joined(separator: ", ")))")
             case .readd(let admitted, let changes):

@@ -81,13 +81,28 @@ final class DeviceHub {
             evdev.close()
             return
         }
-        if let clone { clones.attach(clone, to: id, slotCount: description.slotCount, sysname: info.sysname) }
+        if let clone {
+            clones.attach(clone, to: id, slotCount: description.slotCount, sysname: info.sysname,
+                          style: candidate.rule?.cancelStyle ?? .default)
+            warnOfGesturesBeyond(candidate)
+        }
         let screen = live.pipeline.screens[candidate.screen]
         devices[token] = OpenDevice(info: info, evdev: evdev, id: id, description: description,
                                     treatment: DeviceTreatment(candidate.admitted, screenID: screen.id, screenSize: screen.size),
                                     readTimes: monotonic ? nil : ReadTimeStamps())
         Log.info("\(info.sysname) (\(info.name)): using it, \(description.slotCount) slots\(screen.id.map { " on screen \($0)" } ?? "")")
         shell.announce(added: true, sysname: info.sysname, name: info.name)
+    }
+
+    /// A passed-through panel that reports fewer touches than some gesture needs: those can never
+    /// recognize on it, and all their touches reach the application.
+    private func warnOfGesturesBeyond(_ candidate: DeviceCandidate) {
+        let slots = min(candidate.description.slotCount, candidate.rule?.maximumTouches ?? Int.max)
+        let needing = configuration.gestures(needingMoreThan: slots, screen: candidate.screen)
+        guard !needing.isEmpty else { return }
+        Log.warning("\(candidate.info.sysname) (\(candidate.info.name)): passThrough: it reports at most \(slots) touches, and "
+                    + needing.map { "\"\($0.id)\" needs \($0.touches)" }.joined(separator: ", ")
+                    + ": they can never recognize on it, and their touches all reach the application")
     }
 
     /// Lets a device go: its touches are cancelled (their gestures end), the application's

@@ -21,6 +21,9 @@ enum DevicesCommand {
         var decision: String
         /// With `screens` configured: the id of the screen that takes the device, "" for none.
         var screen: String?
+        /// For a device used under a `passThrough` rule: whether it can be cloned, and the
+        /// gestures that need more touches than it reports (PassThroughChecks.swift).
+        var passThrough: String?
     }
 
     static func run(config: String?, json: Bool) throws(CommandFailure) {
@@ -79,8 +82,27 @@ enum DevicesCommand {
         case .success(let admitted):
             entry.decision = admitted.ruleIndex.map { "used (devices[\($0)])" } ?? "used (touchscreen)"
             if let reason = admitted.passThroughRefused { entry.decision += "; passThrough off: \(reason)" }
+            if let index = admitted.ruleIndex, configuration.devices[index].passThrough {
+                entry.passThrough = passThroughText(description, rule: configuration.devices[index],
+                                                    screen: admitted.screen, configuration: configuration)
+            }
         }
         return entry
+    }
+
+    /// `cannot be cloned: …; read without grabbing` or `cloned as "NAME (gestured)", N slots`
+    /// with the gestures that need more touches than that.
+    static func passThroughText(_ description: DeviceDescription, rule: DeviceRule, screen: Int,
+                                configuration: Configuration) -> String {
+        if let reason = description.cloneRefusal { return "cannot be cloned: \(reason); read without grabbing" }
+        let slots = min(description.slotCount, rule.maximumTouches ?? Int.max)
+        var text = "cloned as \"\(UinputClone.name(cloning: description.name))\", \(slots) touches"
+        let needing = configuration.gestures(needingMoreThan: slots, screen: screen)
+        if !needing.isEmpty {
+            text += "; never recognized here (more touches than that): "
+                + needing.map { "\($0.id) (\($0.touches))" }.joined(separator: ", ")
+        }
+        return text
     }
 
     static func axisText(_ name: String, _ axis: AxisInfo?) -> String? {
@@ -101,6 +123,7 @@ enum DevicesCommand {
         }
         lines.append("  rule: " + (e.rule.map { "devices[\($0)]" } ?? "none"))
         if let screen = e.screen { lines.append("  screen: " + (screen.isEmpty ? "none" : screen)) }
+        if let passThrough = e.passThrough { lines.append("  passThrough: " + passThrough) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -126,6 +149,7 @@ enum DevicesCommand {
         fields.append(("rule", e.rule.map { "\($0)" } ?? "null"))
         fields.append(("decision", string(e.decision)))
         if let screen = e.screen { fields.append(("screen", screen.isEmpty ? "null" : string(screen))) }
+        if let passThrough = e.passThrough { fields.append(("passThrough", string(passThrough))) }
         return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
 

@@ -1,7 +1,8 @@
 import GesturedCore
 
-/// `gestured explain X Y`: the hit-test walk, the winner and its route; the last line is
-/// `view ID` or `view none` (CONTRACT.md §4).
+/// `gestured explain X Y`: the hit-test walk, the winner and its route; when the configuration
+/// passes a device through, what the application behind it gets of a touch there
+/// (`application: ...`, CONTRACT.md §5); the last line is `view ID` or `view none` (§4).
 enum ExplainCommand {
     static func run(config: String?, screen: String?, layout: String?, x: Double, y: Double) throws(CommandFailure) {
         let configuration = try loadConfiguration(config, screen: screen, layout: layout)
@@ -11,6 +12,8 @@ enum ExplainCommand {
         }
         let explanation = engine.tree.explainHitTest(Point(x: x, y: y))
         let route = explanation.winner.map { engine.route(of: $0) } ?? []
-        for line in explanation.lines(tree: engine.tree, route: route) { print(line) }
+        let passesThrough = configuration.devices.contains { $0.passThrough }
+        let application = passesThrough ? engine.applicationDelivery(at: Point(x: x, y: y)) : nil
+        for line in explanation.lines(tree: engine.tree, route: route, application: application) { print(line) }
     }
 }

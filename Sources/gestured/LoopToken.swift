@@ -11,6 +11,8 @@ enum LoopToken: Hashable {
     case action(UInt64)
     /// A client connection (`ClientHub`).
     case client(ClientID)
+    /// A clone guard's pidfd (`DeviceHub`), by its token.
+    case cloneGuard(UInt64)
 
     static let listenerToken: UInt64 = 1
     static let timerToken: UInt64 = 2
@@ -24,6 +26,8 @@ enum LoopToken: Hashable {
     static let actions: Range<UInt64> = (1 << 40)..<(1 << 47)
     /// Clients: the base plus the server's client id.
     static let clients: Range<UInt64> = (1 << 48)..<(1 << 56)
+    /// Clone guards: a new token per guard started, never reused.
+    static let guards: Range<UInt64> = (1 << 56)..<(1 << 60)
 
     /// What a token watches; nil for a token no part registered.
     init?(_ token: UInt64) {
@@ -37,6 +41,7 @@ enum LoopToken: Hashable {
         case Self.devices: self = .device(token)
         case Self.actions: self = .action(token)
         case Self.clients: self = .client(ClientID(rawValue: token - Self.clients.lowerBound))
+        case Self.guards: self = .cloneGuard(token)
         default: return nil
         }
     }

@@ -26,6 +26,12 @@ enum ReplayCommand {
             throw CommandFailure(ExitStatus.failure, "\(paths.joined(separator: ", ")): \(error)")
         }
         for notice in session.notices { Log.plain(notice) }
+        if options.forwarded {
+            for (k, refusal) in session.passThroughRefusals.enumerated() {
+                guard let refusal else { continue }
+                Log.plain("replay --forwarded: \(paths[k]) (\(sysname(k)), \"\(streams[k].device.name)\"): no forward lines: \(refusal)")
+            }
+        }
         var lines = Replay.Lines(options: options, devices: streams.map(\.device))
         var out = OutputBuffer()
         defer { out.flush() }

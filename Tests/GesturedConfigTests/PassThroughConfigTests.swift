@@ -46,3 +46,27 @@ import GesturedCore
                     .contains { $0.contains("views[0].gestures[0].delaysTouchesBegan") })
     }
 }
+
+/// `cancelStyle` (CONTRACT.md §5): how a claimed touch ends in the application.
+@Suite struct CancelStyleConfigTests {
+    @Test func eachStyleIsReadAndTheDefaultIsLift() throws {
+        let configuration = try #require(parsed("""
+            { devices: [{ match: { name: "A" }, passThrough: true, cancelStyle: "palm" },
+                        { match: { name: "B" }, passThrough: true, cancelStyle: "lift" },
+                        { match: { name: "C" }, passThrough: true }] }
+            """))
+        #expect(configuration.devices.map(\.cancelStyle) == [.palm, .lift, .lift])
+        #expect(CancelStyle.default == .lift)
+    }
+
+    @Test func anUnknownStyleNamesTheKeyItsPlaceAndTheValidValues() {
+        #expect(diagnostics("""
+            { devices: [{ passThrough: true, cancelStyle: "palm" }] }
+            """) == [])
+        #expect(diagnostics("""
+            { devices: [{ passThrough: true,
+                          cancelStyle: "cancel" }] }
+            """) == ["test.json5:2:28: devices[0].cancelStyle: must be one of palm, lift, found \"cancel\""])
+        #expect(diagnostics("{ devices: [{ cancelStyle: 1 }] }").contains { $0.contains("devices[0].cancelStyle") })
+    }
+}

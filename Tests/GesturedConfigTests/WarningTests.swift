@@ -96,4 +96,32 @@ struct WarningTests {
         #expect(try ConfigLoader.check([UInt8](bytes), file: ExampleAndDefaultTests.examplePath).warnings == [])
         #expect(ConfigLoader.defaultConfiguration().warnings() == [])
     }
+
+    /// A `passThrough` rule whose `maximumTouches` is below what a gesture needs: the gesture can
+    /// never recognize on its devices. Beside it, a limit that fits and a rule that does not
+    /// pass through: nothing to say.
+    @Test func aPassThroughLimitBelowAGesturesTouches() {
+        let views = """
+            views: [{ id: "root", gestures: [{ id: "hold", type: "longPress", numberOfTouchesRequired: 3 },
+                                             { id: "zoom", type: "pinch" }] }] }
+            """
+        #expect(warnings("""
+            { devices: [{ passThrough: true,
+                          maximumTouches: 2 }],
+            \(views)
+            """) == [#"test.json5:2:31: devices[0].maximumTouches: "hold" needs 3 touches, more than the 2 this passThrough rule lets its devices report: it can never recognize there, and its touches all reach the application"#])
+        #expect(warnings("{ devices: [{ passThrough: true, maximumTouches: 3 }],\n\(views)") == [])
+        #expect(warnings("{ devices: [{ maximumTouches: 1 }],\n\(views)") == [])
+    }
+
+    /// A `passThrough` rule matching touchpads or tablets: they have no `INPUT_PROP_DIRECT`, so
+    /// the daemon never clones them. A rule matching touchscreens passes.
+    @Test func aPassThroughRuleForDevicesThatCannotBeCloned() {
+        #expect(warnings("""
+            { devices: [{ match: { type: "touchpad" }, add: true, passThrough: true },
+                        { match: { type: "tablet" }, passThrough: true, add: true }] }
+            """) == [#"test.json5:1:30: devices[0].match.type: a touchpad cannot pass through: it has no INPUT_PROP_DIRECT, so its clone would be a touchpad too, which compositors use as a pointer; the daemon reads it without grabbing instead"#,
+                     #"test.json5:2:30: devices[1].match.type: a tablet cannot pass through: it has no INPUT_PROP_DIRECT, so its clone would be a tablet too, which compositors use as a pointer; the daemon reads it without grabbing instead"#])
+        #expect(warnings(#"{ devices: [{ match: { type: "touchscreen" }, passThrough: true }, { match: { type: "touchpad" }, add: true }] }"#) == [])
+    }
 }

@@ -78,7 +78,7 @@ struct DeviceAdmissionTests {
         #expect(b.rule?.passThrough == true && b.rule?.grab == true && b.passThroughRefused == nil)
         let a = try DeviceAdmission.admit(Self.protocolA, properties: Self.touchscreen, configuration: Self.configuration(rules)).get()
         #expect(a.rule?.passThrough == false && a.rule?.grab == false)
-        #expect(a.passThroughRefused == "multitouch protocol A devices cannot be cloned (only protocol B, with slots)")
+        #expect(a.passThroughRefused == "it speaks multitouch protocol A (no slots), and only protocol B devices can be cloned")
     }
 
     @Test func screenSizesComeFromTheConfigurationThePreviousScreenOrTheFirstDevice() throws {
@@ -106,15 +106,26 @@ struct DeviceAdmissionTests {
                                              screenID: nil, screenSize: Size(width: 1280, height: 800))
         let open = [ReloadPlan<Int>.Open(key: 1, description: Self.panel, properties: Self.touchscreen, treatment: treatment),
                     ReloadPlan<Int>.Open(key: 2, description: other, properties: Self.touchscreen, treatment: otherTreatment)]
-        func steps(_ rules: [DeviceRule]) -> [ReloadPlan<Int>.Step] {
-            ReloadPlan(open: open, fresh: Self.configuration(rules), current: pipeline.screens).steps.map(\.step)
+        func steps(_ rules: [DeviceRule]) -> [String] {
+            ReloadPlan(open: open, fresh: Self.configuration(rules), current: pipeline.screens).steps.map { _, step in
+                switch step {
+                case .keep(let a): "keep on screen \(a.screen)"
+                case .readd(let a, let changes): "re-add (\(changes.joined(separator: ", "))) with rule \(a.ruleIndex.map(String.init) ?? "none")"
+                case .reopen(let changes): "reopen (\(changes.joined(separator: ", ")))"
+                case .release(let refusal): "release: \(refusal)"
+                }
+            }
         }
-        #expect(steps([DeviceRule(match: DeviceMatch(name: "ILITEK*"), passThrough: true)]) == [.keep(screen: 0), .keep(screen: 0)])
+        #expect(steps([DeviceRule(match: DeviceMatch(name: "ILITEK*"), passThrough: true)]) == ["keep on screen 0", "keep on screen 0"])
         let rotated = DeviceRule(match: DeviceMatch(name: "ILITEK*"), rotation: .half, passThrough: true)
-        let rotatedAdmitted = try DeviceAdmission.admit(Self.panel, properties: Self.touchscreen, configuration: Self.configuration([rotated])).get()
-        #expect(steps([rotated]) == [.readd(rotatedAdmitted, changes: ["rotation 0 → 180"]), .keep(screen: 0)])
-        #expect(steps([]) == [.reopen(changes: ["grab released", "passThrough off"]), .keep(screen: 0)])
+        #expect(steps([rotated]) == ["re-add (rotation 0 → 180) with rule 0", "keep on screen 0"])
+        #expect(steps([]) == ["reopen (grab released, passThrough off)", "keep on screen 0"])
         #expect(steps([DeviceRule(match: DeviceMatch(name: "Other*"), ignore: true), DeviceRule(match: DeviceMatch(name: "ILITEK*"), passThrough: true)])
-                == [.keep(screen: 0), .release(.ignoredByRule(0))])
+                == ["keep on screen 0", "release: ignored (devices[0] says ignore)"])
+        // A new cancelStyle alone re-adds nothing: it applies to the kept device.
+        let lifting = DeviceRule(match: DeviceMatch(name: "ILITEK*"), passThrough: true, cancelStyle: .palm)
+        let kept = ReloadPlan(open: open, fresh: Self.configuration([lifting]), current: pipeline.screens).steps[0].step
+        #expect(kept.admitted?.rule?.cancelStyle == .palm)
+        if case .keep = kept {} else { Issue.record("\(kept)") }
     }
 }

@@ -436,13 +436,40 @@ struct CloneEncoderTests {
     }
 
     @Test func aCancelIsAPalmFrameThenALiftFrameAndTheNextTouchInTheSlotArrives() {
-        var encoder = CloneEncoder(slotCount: 2, hasTouchButton: false)
+        var encoder = CloneEncoder(slotCount: 2, hasTouchButton: false, cancelStyle: .palm)
         var out: [RawEvent] = []
         encoder.encode([Self.f(0, .down(trackingID: 1, position: DevicePosition(x: 1, y: 1)))][...], into: &out)
         out.removeAll()
         encoder.encode([Self.f(0, .cancel), Self.f(0, .up), Self.f(0, .down(trackingID: 2, position: DevicePosition(x: 5, y: 5)))][...],
                        into: &out)
         #expect(Self.text(out) == ["SLOT 0", "TOOL 2", "SYN", "SLOT 0", "ID -1", "SYN", "SLOT 0", "TOOL 0", "ID 2", "X 5", "Y 5", "SYN"])
+    }
+
+    /// The same forwarded touches with `cancelStyle: "lift"`: the cancel writes nothing, the
+    /// lift is the touch's end; a style changed while a touch is down applies to its cancel.
+    @Test func withTheLiftStyleACancelIsOnlyItsLift() {
+        var encoder = CloneEncoder(slotCount: 2, hasTouchButton: true, cancelStyle: .lift)
+        var out: [RawEvent] = []
+        encoder.encode([Self.f(0, .down(trackingID: 1, position: DevicePosition(x: 1, y: 1))),
+                        Self.f(1, .down(trackingID: 2, position: DevicePosition(x: 9, y: 9)))][...], into: &out)
+        out.removeAll()
+        encoder.encode([Self.f(0, .cancel), Self.f(0, .up), Self.f(0, .down(trackingID: 3, position: DevicePosition(x: 5, y: 5)))][...],
+                       into: &out)
+        #expect(Self.text(out) == ["SLOT 0", "ID -1", "SYN", "SLOT 0", "TOOL 0", "ID 3", "X 5", "Y 5", "SYN"])
+        out.removeAll()
+        encoder.cancelStyle = .palm
+        encoder.encode([Self.f(1, .cancel), Self.f(1, .up), Self.f(0, .cancel), Self.f(0, .up)][...], into: &out)
+        #expect(Self.text(out) == ["SLOT 1", "TOOL 2", "SYN", "SLOT 1", "ID -1", "SLOT 0", "TOOL 2", "SYN",
+                                   "SLOT 0", "ID -1", "BTN_TOUCH 0", "SYN"])
+    }
+
+    /// What a clone's guard writes when the daemon is gone (`CloneGuard`): every slot's end in
+    /// the style, whatever is down.
+    @Test func theEndOfEverySlotIsTheStylesCancelThenEveryLift() {
+        #expect(Self.text(CloneEncoder.endingEverySlot(slotCount: 2, hasTouchButton: true, cancelStyle: .lift))
+                == ["SLOT 0", "ID -1", "SLOT 1", "ID -1", "BTN_TOUCH 0", "SYN"])
+        #expect(Self.text(CloneEncoder.endingEverySlot(slotCount: 2, hasTouchButton: false, cancelStyle: .palm))
+                == ["SLOT 0", "TOOL 2", "SLOT 1", "TOOL 2", "SYN", "SLOT 0", "ID -1", "SLOT 1", "ID -1", "SYN"])
     }
 
     @Test func aFlushedTouchKeepsItsMovesAsSeparateFramesAndTouchesOfOneFrameShareIt() {

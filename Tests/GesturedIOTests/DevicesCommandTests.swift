@@ -96,4 +96,29 @@ import Testing
         #expect(objects.first?.hasSuffix(",\"decision\":\"used (touchscreen)\",\"screen\":\"front\"},") == true, "\(json.stdout)")
         #expect(objects.last?.hasSuffix(",\"screen\":null}]") == true, "\(json.stdout)")
     }
+
+    /// A device under a `passThrough` rule: whether it can be cloned, and the gestures that need
+    /// more touches than it reports (here `maximumTouches: 2`); the touchpad, without
+    /// `INPUT_PROP_DIRECT`, cannot pass through.
+    @Test func saysWhetherAPassThroughDeviceCanBeClonedAndWhichGesturesItNeverRecognizes() throws {
+        guard let result = try Self.devices([], config: """
+            { devices: [ { match: { type: "touchpad" }, add: true, passThrough: true },
+                         { match: { name: "gestured synthetic t*" }, passThrough: true, maximumTouches: 2 } ],
+              views: [ { id: "root", gestures: [ { id: "two", type: "pan", minimumNumberOfTouches: 2 },
+                                                 { id: "three", type: "swipe", numberOfTouchesRequired: 3 } ] } ] }
+            """) else { return }
+        #expect(result.termination == .exited(0), "stderr: \(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("  passThrough: ") } == [
+            "  passThrough: cloned as \"gestured synthetic touchscreen (gestured)\", 2 touches; never recognized here (more touches than that): three (3)",
+            "  passThrough: cannot be cloned: it is not a direct-touch device (no INPUT_PROP_DIRECT: a touchpad or a tablet), "
+                + "so its clone would be one too, which compositors use as a pointer, not as touches; read without grabbing",
+        ], "\(result.stdout)")
+        guard let json = try Self.devices(["--json"], config: """
+            { devices: [ { match: { name: "gestured synthetic t*" }, passThrough: true } ] }
+            """) else { return }
+        #expect(json.stdout.split(separator: "\n").first?.contains(#""passThrough":"cloned as \"gestured synthetic touchscreen (gestured)\", 10 touches""#) == true,
+                "\(json.stdout)")
+        #expect(json.stdout.split(separator: "\n").dropFirst().allSatisfy { !$0.contains("passThrough") }, "only the rule's devices")
+    }
 }

@@ -32,7 +32,7 @@ final class EmbeddedDaemon {
         let clients = ClientHub(server: server, poller: poller, clock: clock, authority: authority, settings: settings)
         let actions = try ActionRunner(poller: poller)
         actions.configure(configuration.allViews)
-        let clones = CloneSinks()
+        let clones = CloneSinks(poller: poller)
         let shell = Shell(clients: clients, actions: actions, clones: clones, clock: clock)
         let live = LivePipeline(try GesturePipeline(configuration: configuration, sizes: [configuration.screen ?? DeviceGeometry.fallbackScreen]),
                                 shell: shell)

@@ -95,7 +95,7 @@ import Testing
         let refused = try run("{ devices: [ { match: {}, passThrough: true } ], views: [ { id: \"v\", gestures: [ { id: \"t\", type: \"tap\" } ] } ] }",
                               device: single)
         #expect(!refused.lines.contains { $0.hasPrefix("forward") }, "\(refused.lines)")
-        #expect(refused.notices == ["event0 (gestured synthetic touchscreen): passThrough does not apply: single-touch devices cannot be cloned "
-                                    + "(only multitouch protocol B, with slots); no forward lines for it (the daemon reads such a panel without grabbing it)"])
+        #expect(refused.notices == ["event0 (gestured synthetic touchscreen): no forward lines: it cannot pass through: it is single-touch "
+                                    + "(ABS_X/ABS_Y only), and only multitouch protocol B devices can be cloned"])
     }
 }

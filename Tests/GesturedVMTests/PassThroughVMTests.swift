@@ -10,14 +10,17 @@ import Testing
 struct PassThroughVMTests {
     /// A panel that passes through, an admin corner the application never sees, a three-finger
     /// swipe that cancels, and a left-edge pan that holds its touches until it fails.
-    static let config = """
+    static let config = config(cancelStyle: "lift")
+
+    static func config(cancelStyle: String) -> String { """
         { screen: { width: 1000, height: 1000 },
-          devices: [ { match: { name: "\(VMGuest.touchscreenName)" }, passThrough: true } ],
+          devices: [ { match: { name: "\(VMGuest.touchscreenName)" }, passThrough: true, cancelStyle: "\(cancelStyle)" } ],
           views: [ { id: "root", gestures: [
               { id: "swipe", type: "swipe", direction: ["right"], numberOfTouchesRequired: 3 },
               { id: "edge", type: "screenEdgePan", edges: ["left"], delaysTouchesBegan: true } ],
             subviews: [ { id: "admin", frame: [900, 0, 100, 100], forwardsTouches: false } ] } ] }
         """
+    }
 
     /// The daemon on `screen`, and its clone once udev has processed it.
     struct Setup {
@@ -96,12 +99,12 @@ struct PassThroughVMTests {
         withExtendedLifetime(setup.monitor) {}
     }
 
-    /// `libinput debug-events` on the clone: a tap is TOUCH_DOWN and TOUCH_UP at the panel's
-    /// position; a recognized three-finger swipe is TOUCH_CANCEL and no TOUCH_UP; the next
-    /// touch in a cancelled slot arrives (TESTING.md §5).
+    /// `libinput debug-events` on the clone with `cancelStyle: "palm"`: a tap is TOUCH_DOWN and
+    /// TOUCH_UP at the panel's position; a recognized three-finger swipe is TOUCH_CANCEL and no
+    /// TOUCH_UP; the next touch in a cancelled slot arrives (TESTING.md §5).
     @Test func libinputSeesTapsAsTapsAndARecognizedSwipeAsCancelled() throws {
         let screen = try VMGuest.makeTouchscreen()
-        let setup = try Self.start()
+        let setup = try Self.start(config: Self.config(cancelStyle: "palm"))
         let libinput = try LibinputEvents(node: setup.cloneNode, in: setup.daemon.directory)
         try #require(try libinput.lines(until: { $0.contains("DEVICE_ADDED") }) != nil, "libinput never listed the clone")
 
@@ -168,22 +171,27 @@ struct PassThroughVMTests {
         withExtendedLifetime(setup.monitor) {}
     }
 
-    /// SIGKILL with a finger down: the clone goes with the daemon, and the application (libinput
-    /// on the clone) ends the touch (`TOUCH_CANCEL`) before `DEVICE_REMOVED`: nothing is left
-    /// pressed. (The cancel and lift the daemon writes on SIGTERM rarely reach a reader: once a
-    /// device is gone, evdev answers its readers ENODEV, unread events and all. libinput's own
-    /// cancel on removal is what an application sees in both cases; KIOSK.md.)
-    @Test func killingTheDaemonMidTouchLeavesNoTouchPressedInTheApplication() throws {
+    /// SIGKILL or SIGTERM with a finger down: the clone's guard (`CloneGuard`) ends the touch in
+    /// the clone's `cancelStyle` before the clone goes, so the application (libinput on the
+    /// clone) gets `TOUCH_UP` (`"lift"`) or `TOUCH_CANCEL` (`"palm"`) before `DEVICE_REMOVED`,
+    /// and nothing for the clone's other, idle slots: nothing is left pressed. (Without the
+    /// guard, evdev drops what a reader has not read when the device goes, and libinput's own
+    /// cancel on removal is all an application saw, which Debian 12's Wayland compositors drop:
+    /// docs/KIOSK.md.)
+    @Test(arguments: [(SIGKILL, CancelStyle.lift), (SIGKILL, .palm), (SIGTERM, .lift), (SIGTERM, .palm)])
+    func stoppingTheDaemonMidTouchEndsTheTouchInTheApplication(signal: Int32, style: CancelStyle) throws {
         let screen = try VMGuest.makeTouchscreen()
-        let setup = try Self.start()
+        let setup = try Self.start(config: Self.config(cancelStyle: style.rawValue))
         let libinput = try LibinputEvents(node: setup.cloneNode, in: setup.daemon.directory)
         try #require(try libinput.lines(until: { $0.contains("DEVICE_ADDED") }) != nil, "libinput never listed the clone")
         try screen.frame(Touch.down(id: 1, x: 2048, y: 2048))
         try #require(try libinput.lines(until: { $0.contains("TOUCH_DOWN") }) != nil, "no TOUCH_DOWN")
-        setup.daemon.process.send(signal: SIGKILL)
+        setup.daemon.process.send(signal: signal)
         _ = try setup.daemon.process.wait(deadline: deadline(milliseconds: 10_000))
         let end = try #require(try libinput.lines(until: { $0.contains("DEVICE_REMOVED") }), "libinput never saw the clone go")
-        #expect(end.filter { $0.contains("TOUCH_CANCEL") }.count == 1, "\(end)")
+        let (ended, other) = style == .lift ? ("TOUCH_UP", "TOUCH_CANCEL") : ("TOUCH_CANCEL", "TOUCH_UP")
+        #expect(end.filter { $0.contains(ended) }.count == 1, "\(end)")
+        #expect(end.filter { $0.contains(other) || $0.contains("TOUCH_DOWN") }.isEmpty, "\(end)")
         libinput.stop()
         try screen.frame(Touch.up())
     }
@@ -227,7 +235,8 @@ struct PassThroughVMTests {
         func config(cornerForwards: Bool, rotation: Int = 0) -> String {
             """
             { screen: { width: 1000, height: 1000 },
-              devices: [ { match: { name: "\(VMGuest.touchscreenName)" }, passThrough: true, rotation: \(rotation) } ],
+              devices: [ { match: { name: "\(VMGuest.touchscreenName)" }, passThrough: true, rotation: \(rotation),
+                           cancelStyle: "palm" } ],
               views: [ { id: "root", subviews: [ { id: "corner", frame: [0, 0, 500, 500], forwardsTouches: \(cornerForwards) } ] } ] }
             """
         }

@@ -53,8 +53,8 @@ let passThroughRule = "{ match: { name: \"\(touchscreenName)\" }, passThrough: t
 
 /// Without passThrough the service has no access to /dev/uinput; a configuration that gains it
 /// is read without grabbing and the daemon says what to run; after that the clone appears.
-/// Returns the clone's syspath.
-@MainActor func checkUinputGrant() -> String? {
+/// Returns the clone as udev lists it.
+@MainActor func checkUinputGrant() -> InputDeviceInfo? {
     checkIdentity(uinput: false, "without passThrough: a dynamic user with the input group, no uinput")
     configure(tapConfiguration("reloaded", devices: passThroughRule), "passThrough without the grant")
     let reload = run(["systemctl", "reload", "gestured.service"])
@@ -74,24 +74,76 @@ let passThroughRule = "{ match: { name: \"\(touchscreenName)\" }, passThrough: t
            && created && one,
            "restart: \(outcome(restart)); journal has the clone: \(created); udev lists \(found.map { "\($0.sysname) \($0.name)" }); "
            + "/dev/uinput group and mode: \(node)\(created ? "" : "; journal:\n" + journal())")
-    return found.first?.syspath
+    return found.first
+}
+
+/// The clone's guard (`gestured clone-guard`, CloneGuard) runs beside the daemon, in the
+/// service's cgroup and sandbox.
+@MainActor func checkGuardRuns() {
+    let procs = (try? readTextFile(path: "/sys/fs/cgroup/system.slice/gestured.service/cgroup.procs")) ?? ""
+    let guards = procs.split(separator: "\n").filter { pid in
+        ((try? readTextFile(path: "/proc/\(pid)/cmdline")) ?? "").contains("clone-guard")
+    }
+    report("passThrough: the clone's guard runs in the service", guards.count == 1,
+           "processes of gestured.service: \(procs.split(separator: "\n").joined(separator: " ")); guards: \(guards)")
+}
+
+/// Reads `reader` until `done` holds for what was read, the device goes, or 10 s pass.
+func readClone(_ reader: EvdevDevice, until done: ([RawEvent]) -> Bool) -> (events: [RawEvent], gone: Bool) {
+    var events: [RawEvent] = []
+    let limit = deadline(milliseconds: 10_000)
+    while !done(events) {
+        let left = (limit - MonotonicClock.now()).microseconds / 1000
+        guard left > 0 else { break }
+        var pollFD = pollfd(fd: reader.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+        _ = poll(&pollFD, 1, Int32(left))
+        guard let status = try? reader.read(into: &events) else { return (events, true) }
+        if status == .gone { return (events, true) }
+    }
+    return (events, false)
 }
 
 /// Restart=on-failure: SIGKILL is a failure; systemd starts it again, it serves again, and the
-/// restarted daemon clones the panel again (the kernel removed the killed one's clone).
-@MainActor func checkCrashRestart(_ client: LineClient, firstClone: String?) {
+/// restarted daemon clones the panel again (the kernel removed the killed one's clone). A finger
+/// down at the kill is lifted on the clone by its guard before the clone goes (the default
+/// cancelStyle, "lift"), so the application is left holding nothing.
+@MainActor func checkCrashRestart(_ screen: UinputDevice, _ client: LineClient, firstClone: InputDeviceInfo?) {
+    let liftCheck = "passThrough: after SIGKILL the guard lifts the finger on the clone"
+    let trackingID = UInt16(0x39)
+    func frame(_ events: [(UInt16, UInt16, Int32)]) {
+        try? screen.frame(events.map { (type: $0.0, code: $0.1, value: $0.2) })
+    }
+    let reader = firstClone.flatMap { try? EvdevDevice(path: $0.devnode) }
+    var fingerDown = false
+    if let reader {
+        frame([(3, 0x2f, 0), (3, 0x39, 900), (3, 0x35, 1000), (3, 0x36, 1000), (1, 0x14a, 1)])
+        let down = readClone(reader) { $0.contains { $0.code == trackingID && $0.value >= 0 } }
+        fingerDown = down.events.contains { $0.code == trackingID && $0.value >= 0 }
+        if !fingerDown { report(liftCheck, false, "the finger never reached the clone: \(down.events)") }
+    }
     let mainPID = property("MainPID")
     let restartsBefore = Int(property("NRestarts")) ?? -1
     kill(pid_t(mainPID) ?? 0, SIGKILL)
+    if let reader {
+        if fingerDown {
+            let end = readClone(reader) { _ in false }
+            report(liftCheck, end.gone && end.events.contains { $0.code == trackingID && $0.value == -1 },
+                   "the clone went: \(end.gone); it showed: \(end.events.map { "\($0.type) \($0.code) \($0.value)" })")
+        }
+        reader.close()
+    } else {
+        report(liftCheck, false, "cannot open the clone \(firstClone?.devnode ?? "(none)")")
+    }
+    frame([(3, 0x2f, 0), (3, 0x39, -1), (1, 0x14a, 0)])
     let closed = (try? client.waitForEndOfFile(deadline: deadline(milliseconds: 10_000))) ?? false
     let again = connect()
     let restartsAfter = Int(property("NRestarts")) ?? -1
     report("Restart=on-failure after SIGKILL", closed && again != nil && restartsAfter == restartsBefore + 1 && property("MainPID") != mainPID,
            "connection closed: \(closed), served again: \(again != nil), NRestarts \(restartsBefore) → \(restartsAfter)")
     var found: [InputDeviceInfo] = []
-    let one = eventually { found = clones(); return found.count == 1 && found.first?.syspath != firstClone }
+    let one = eventually { found = clones(); return found.count == 1 && found.first?.syspath != firstClone?.syspath }
     report("passThrough: after SIGKILL the restarted service clones the panel again", firstClone != nil && one,
-           "clone before: \(firstClone ?? "none"); clones now: \(found.map(\.syspath))")
+           "clone before: \(firstClone?.syspath ?? "none"); clones now: \(found.map(\.syspath))")
 }
 
 /// With WatchdogSec=2s (a runtime drop-in; the unit's 30 s would make a slow test), a daemon

@@ -53,7 +53,8 @@ report("READY=1 (Type=notify, active)", property("Type") == "notify" && state ==
 
 checkReload(screen, client, firstTap: 2)
 let firstClone = checkUinputGrant()
-checkCrashRestart(client, firstClone: firstClone)
+checkGuardRuns()
+checkCrashRestart(screen, client, firstClone: firstClone)
 checkWatchdog()
 checkSocketActivation()
 checkInvalidConfiguration()

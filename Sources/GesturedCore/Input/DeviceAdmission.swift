@@ -57,7 +57,7 @@ public enum DeviceAdmission {
         /// The index of the rule that applies, if any.
         public var ruleIndex: Int?
         /// That rule as it applies: `passThrough` and `grab` off when the device cannot be
-        /// cloned (`passThroughRefused` says why).
+        /// cloned (`DeviceDescription.cloneRefusal`; `passThroughRefused` says why).
         public var rule: DeviceRule?
         /// The index of its screen in `Configuration.screenSpecs`.
         public var screen: Int
@@ -91,26 +91,12 @@ public enum DeviceAdmission {
             admitted.udevCalibration = CalibrationMatrix.parse(text)
             if admitted.udevCalibration == nil { admitted.invalidUdevCalibration = text }
         }
-        if admitted.rule?.passThrough == true, let reason = PassThroughCapability.refusal(description) {
+        if admitted.rule?.passThrough == true, let reason = description.cloneRefusal {
             admitted.rule!.passThrough = false
             admitted.rule!.grab = false
             admitted.passThroughRefused = reason
         }
         return .success(admitted)
-    }
-}
-
-/// Which devices a uinput clone can stand for.
-public enum PassThroughCapability {
-    /// Why `description` cannot be cloned for pass-through, nil when it can: only multitouch
-    /// protocol B panels (slots with tracking ids, nearly every panel made since 2011) can, since
-    /// the application's touches are the clone's slots.
-    public static func refusal(_ description: DeviceDescription) -> String? {
-        guard description.slotCount > 0, description.hasTrackingID else {
-            return description.mtX != nil ? "multitouch protocol A devices cannot be cloned (only protocol B, with slots)"
-                                          : "single-touch devices cannot be cloned (only multitouch protocol B, with slots)"
-        }
-        return nil
     }
 }
 

@@ -61,10 +61,20 @@ extension GesturePipeline {
 /// with or without its clone; the others keep going, on their screen's new index.
 public struct ReloadPlan<Key: Hashable & Sendable>: Sendable {
     public enum Step: Hashable, Sendable {
-        case keep(screen: Int)
+        /// Its treatment is the same: it goes on (on the screen `admitted.screen`, whose index may
+        /// have changed; a new `cancelStyle` applies without cancelling anything).
+        case keep(DeviceAdmission.Admitted)
         case readd(DeviceAdmission.Admitted, changes: [String])
         case reopen(changes: [String])
         case release(DeviceAdmission.Refusal)
+
+        /// How the configuration treats it from now on, unless it is let go or reopened.
+        public var admitted: DeviceAdmission.Admitted? {
+            switch self {
+            case .keep(let a), .readd(let a, _): a
+            case .reopen, .release: nil
+            }
+        }
     }
 
     /// An open device as the plan sees it.
@@ -96,7 +106,7 @@ public struct ReloadPlan<Key: Hashable & Sendable>: Sendable {
             case .success(let a):
                 let new = DeviceTreatment(a, screenID: specs[a.screen].id, screenSize: sizes[a.screen])
                 let changes = new.changes(from: device.treatment)
-                if changes.isEmpty { return (device.key, .keep(screen: a.screen)) }
+                if changes.isEmpty { return (device.key, .keep(a)) }
                 if new.passThrough != device.treatment.passThrough { return (device.key, .reopen(changes: changes)) }
                 return (device.key, .readd(a, changes: changes))
             }

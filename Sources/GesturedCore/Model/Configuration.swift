@@ -86,14 +86,33 @@ public struct DeviceRule: Hashable, Sendable {
     /// Forward the touches the application should get to a uinput clone of the device
     /// (docs/KIOSK.md). Implies `grab`.
     public var passThrough: Bool
+    /// How a touch the map claims ends in the application (CONTRACT.md §5).
+    public var cancelStyle: CancelStyle
 
     public init(match: DeviceMatch = DeviceMatch(), rotation: Rotation = .none,
                 calibration: [Double]? = nil, grab: Bool = false, ignore: Bool = false,
-                add: Bool = false, maximumTouches: Int? = nil, passThrough: Bool = false) {
+                add: Bool = false, maximumTouches: Int? = nil, passThrough: Bool = false,
+                cancelStyle: CancelStyle = .default) {
         self.match = match; self.rotation = rotation; self.calibration = calibration
         self.grab = grab || passThrough; self.ignore = ignore; self.add = add; self.maximumTouches = maximumTouches
-        self.passThrough = passThrough
+        self.passThrough = passThrough; self.cancelStyle = cancelStyle
     }
+}
+
+/// How a touch the map claims (or the daemon cancels) ends on a pass-through device's clone,
+/// that is in the application. The core decides the same either way; only the evdev events
+/// differ (`CloneEncoder`).
+public enum CancelStyle: String, Hashable, Sendable, CaseIterable {
+    /// `MT_TOOL_PALM`, then the lift: libinput's `TOUCH_CANCEL`, which a compositor that passes
+    /// it on makes `wl_touch.cancel`. Debian 12's wlroots 0.15 (cage, sway) and weston 10 drop
+    /// it: the application then keeps the touch pressed (docs/KIOSK.md, measured).
+    case palm
+    /// A plain lift: libinput's `TOUCH_UP`, `wl_touch.up` in every compositor, so nothing stays
+    /// pressed; the application sees the touch end where it was, as an ordinary lift.
+    case lift
+
+    /// The measured choice for Debian 12's compositors (docs/KIOSK.md): see there.
+    public static let `default`: CancelStyle = .lift
 }
 
 /// A non-rectangular hit area, UIKit's `point(inside:with:)` override, in the view's coordinates.

@@ -7,21 +7,27 @@
 /// - a down writes `ABS_MT_TOOL_TYPE = MT_TOOL_FINGER` before `ABS_MT_TRACKING_ID`: libinput 1.22
 ///   reads the slot's tool when it sees the tracking id, and would ignore a new touch in a slot
 ///   whose last touch was cancelled as a palm (TESTING.md §5);
-/// - `BTN_TOUCH` follows whether any clone slot is down, when the device has it.
+/// - `BTN_TOUCH` follows whether any clone slot is down, when the device has it;
+/// - a cancel is written as `cancelStyle` says (the device rule's `cancelStyle`): the palm frame,
+///   or nothing (`lift`: the lift that always follows it is then all the application sees).
 public struct CloneEncoder: Sendable {
     public static let MT_TOOL_FINGER: Int32 = 0
     public static let MT_TOOL_PALM: Int32 = 2
 
+    /// How a cancelled touch ends; a reload may change it while touches are down.
+    public var cancelStyle: CancelStyle
     private var down: [Bool]
     private var downCount = 0
     private let hasButton: Bool
     private var written: [Bool]
 
-    /// - Parameters: slotCount: the clone's slots; hasTouchButton: whether it has `BTN_TOUCH`.
-    public init(slotCount: Int, hasTouchButton: Bool) {
+    /// - Parameters: slotCount: the clone's slots; hasTouchButton: whether it has `BTN_TOUCH`;
+    ///   cancelStyle: how a cancelled touch ends.
+    public init(slotCount: Int, hasTouchButton: Bool, cancelStyle: CancelStyle = .default) {
         down = Array(repeating: false, count: max(slotCount, 1))
         written = down
         hasButton = hasTouchButton
+        self.cancelStyle = cancelStyle
     }
 
     /// Appends the events for `touches` (of this clone, in order) to `out`, each frame ended by
@@ -32,6 +38,7 @@ public struct CloneEncoder: Sendable {
         var time = first.time
         var open = false
         for touch in touches where down.indices.contains(touch.slot) {
+            if case .cancel = touch.kind, cancelStyle == .lift { continue }
             if written[touch.slot] { endFrame(at: time, into: &out); open = false }
             time = touch.time
             let wasAny = downCount > 0
@@ -59,6 +66,30 @@ public struct CloneEncoder: Sendable {
             open = true
         }
         if open { endFrame(at: time, into: &out) }
+    }
+
+    /// The events that end every touch of a clone with `slotCount` slots whatever the encoder
+    /// wrote last: the style's cancel on every slot, then every slot's lift and `BTN_TOUCH 0`,
+    /// each a frame. The guard of a clone writes them when the daemon is gone (`CloneGuard`),
+    /// knowing nothing of which slots are down: the kernel drops a lift of a slot already up (a
+    /// value that does not change), and libinput reports nothing for a palm on an idle slot.
+    public static func endingEverySlot(slotCount: Int, hasTouchButton: Bool, cancelStyle: CancelStyle) -> [RawEvent] {
+        var out: [RawEvent] = []
+        let slots = 0..<max(slotCount, 1)
+        if cancelStyle == .palm {
+            for slot in slots {
+                abs(EventCode.ABS_MT_SLOT, Int32(slot), .zero, &out)
+                abs(EventCode.ABS_MT_TOOL_TYPE, MT_TOOL_PALM, .zero, &out)
+            }
+            out.append(RawEvent(time: .zero, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
+        }
+        for slot in slots {
+            abs(EventCode.ABS_MT_SLOT, Int32(slot), .zero, &out)
+            abs(EventCode.ABS_MT_TRACKING_ID, -1, .zero, &out)
+        }
+        if hasTouchButton { out.append(RawEvent(time: .zero, type: EventCode.EV_KEY, code: EventCode.BTN_TOUCH, value: 0)) }
+        out.append(RawEvent(time: .zero, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
+        return out
     }
 
     private static func abs(_ code: UInt16, _ value: Int32, _ time: Instant, _ out: inout [RawEvent]) {

@@ -60,6 +60,12 @@ public struct Replay: Sendable {
         var session = try Session(devices: recordings.map(\.device), configuration: configuration,
                                   touches: options.touches, trace: options.trace)
         for line in session.notices { notice(line) }
+        if options.forwarded {
+            for (k, refusal) in session.passThroughRefusals.enumerated() {
+                guard let refusal else { continue }
+                notice("\(recordings[k].device.sysname) (\(recordings[k].device.name)): no forward lines: \(refusal)")
+            }
+        }
         var lines = Lines(options: options, devices: recordings.map(\.device))
         session.play(next: whole(recordings.map(\.events))) { lines.take(&$0, traced: traced, write: write) }
     }

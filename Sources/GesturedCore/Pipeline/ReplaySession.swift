@@ -17,9 +17,12 @@ extension Replay {
 
         /// What the configuration does with the recordings' devices that a reader of the replay
         /// must be told (printed on stderr by `gestured replay`): a device its rules ignore (its
-        /// recording is not replayed), a `passThrough` that cannot apply (no `forward` lines for
-        /// that device).
+        /// recording is not replayed).
         public private(set) var notices: [String] = []
+        /// Per recording, why its device forwards nothing to an application (no rule with
+        /// `passThrough`, or a device that cannot be cloned: `replay --forwarded` says it), nil
+        /// when it passes through or is not replayed at all.
+        public private(set) var passThroughRefusals: [String?] = []
 
         /// A pipeline built from `configuration` with one device per recording: recording `k`'s
         /// device is `devices[k]`, admitted as the daemon admits devices (`DeviceAdmission`:
@@ -30,7 +33,7 @@ extension Replay {
         public init(devices: [DeviceDescription], configuration: Configuration, touches: Bool,
                     trace: Bool = false) throws(ReplayError) {
             var admitted: [DeviceAdmission.Admitted?] = []
-            var notices: [String] = []
+            var notices: [String] = [], refusals: [String?] = []
             for device in devices {
                 let label = "\(device.sysname) (\(device.name))"
                 switch DeviceAdmission.admit(device, properties: Replay.properties(device), configuration: configuration,
@@ -39,11 +42,11 @@ extension Replay {
                 case .failure(let refusal):
                     notices.append("\(label): \(refusal); its recording is not replayed")
                     admitted.append(nil)
+                    refusals.append(nil)
                 case .success(let a):
-                    if let reason = a.passThroughRefused {
-                        notices.append("\(label): passThrough does not apply: \(reason); no forward lines for it "
-                                       + "(the daemon reads such a panel without grabbing it)")
-                    }
+                    // As the daemon: a device that cannot be cloned is read without passing through.
+                    refusals.append(a.passThroughRefused.map { "it cannot pass through: \($0)" }
+                                    ?? (a.rule?.passThrough == true ? nil : "no device rule with passThrough: true matches it"))
                     admitted.append(a)
                 }
             }
@@ -63,6 +66,7 @@ extension Replay {
             }
             self.ids = ids
             self.notices = notices
+            passThroughRefusals = refusals
             batch = Batch(for: pipeline)
         }
 

@@ -14,11 +14,12 @@ public struct ConfigurationWarning: Hashable, Sendable, CustomStringConvertible 
 }
 
 extension Configuration {
-    /// Every warning, in the order of the views and gestures in the file: screen by screen with
-    /// `screens` (key paths `screens[k].views[...]`).
+    /// Every warning: the device rules' (PassThroughChecks.swift), then in the order of the views
+    /// and gestures in the file, screen by screen with `screens` (key paths `screens[k].views[...]`).
     public func warnings() -> [ConfigurationWarning] {
-        guard !screens.isEmpty else { return warnings(views: views, screen: screen, prefix: "views") }
-        return screens.indices.flatMap { k in warnings(views: screens[k].views, screen: screens[k].size, prefix: "screens[\(k)].views") }
+        let viewWarnings = screens.isEmpty ? warnings(views: views, screen: screen, prefix: "views")
+            : screens.indices.flatMap { k in warnings(views: screens[k].views, screen: screens[k].size, prefix: "screens[\(k)].views") }
+        return passThroughWarnings() + viewWarnings
     }
 
     /// The warnings of one screen's view tree; `prefix` is the key path of its `views`.

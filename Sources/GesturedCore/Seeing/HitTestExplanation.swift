@@ -97,8 +97,16 @@ extension ViewTree {
 
 extension HitTestExplanation {
     /// The explanation in lines: the walk (indented by depth), the winner, then `route` (the
-    /// recognizers in winning order), and last `view ID` or `view none` (CONTRACT.md §4).
-    public func lines(tree: ViewTree, route: [GestureEngine.RouteEntry]) -> [String] {
+    /// recognizers in winning order), then, for a point on a pass-through device,
+    /// `application: forwarded|held IDS|never` (CONTRACT.md §5), and last `view ID` or
+    /// `view none` (CONTRACT.md §4).
+    public func lines(tree: ViewTree, route: [GestureEngine.RouteEntry], application: ApplicationDelivery? = nil) -> [String] {
+        var lines = walkLines(tree: tree, route: route)
+        if let application { lines.insert("application: \(application)", at: lines.count - 1) }
+        return lines
+    }
+
+    private func walkLines(tree: ViewTree, route: [GestureEngine.RouteEntry]) -> [String] {
         let n = { (v: Double) in FailReason.number(v) }
         var lines = ["touch at \(n(point.x)), \(n(point.y)) on the \(n(tree.screen.width))×\(n(tree.screen.height)) screen"]
         for (depth, step) in steps {

@@ -1,0 +1,246 @@
+import GesturedCore
+import GesturedIO
+import GesturedTestSupport
+import Glibc
+import Testing
+
+/// One of Debian 12's compositors with its application (`Tests/VM/compositor`), and what the
+/// application receives, read from a FIFO with poll() and a deadline.
+final class CompositorSession {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case cage, sway, weston, xorg
+        var testDescription: String { rawValue }
+        var isWayland: Bool { self != .xorg }
+    }
+
+    let kind: Kind
+    let process: Subprocess
+    let stderrPath: String
+    private let fifo: FileDescriptor
+    private var parser: ApplicationParser
+    private var pending = ""
+
+    init(_ kind: Kind, in directory: TestEnvironment.TemporaryDirectory) throws {
+        self.kind = kind
+        let path = directory.path + "/\(kind.rawValue).fifo"
+        guard mkfifo(path, 0o666) == 0 else { throw SystemError(operation: "mkfifo", path: path, errno: .current) }
+        fifo = try FileDescriptor.open(path, flags: O_RDONLY | O_NONBLOCK)
+        stderrPath = directory.path + "/\(kind.rawValue).stderr"
+        parser = ApplicationParser(kind: kind)
+        process = try Subprocess(TestEnvironment.packageRoot + "/Tests/VM/compositor", [kind.rawValue, path],
+                                 stdout: .discard, stderr: .file(stderrPath))
+    }
+
+    deinit { try? fifo.close() }
+
+    var log: String { (try? readTextFile(path: stderrPath)) ?? "" }
+
+    /// SIGTERM: the runner stops the application, the compositor and seatd.
+    func stop() throws {
+        process.send(signal: SIGTERM)
+        _ = try process.wait(deadline: deadline(milliseconds: 20_000))
+    }
+
+    /// The application's touch events from where the last call stopped until `done` holds for
+    /// them, and whether it did (false: `milliseconds` passed first, or the application's output
+    /// ended; what was read is returned all the same and not read again).
+    func events(within milliseconds: Int64 = 15_000, until done: ([AppTouch]) -> Bool) throws -> (events: [AppTouch], done: Bool) {
+        let limit = deadline(milliseconds: milliseconds)
+        var events: [AppTouch] = []
+        while true {
+            while let newline = pending.firstIndex(of: "\n") {
+                let line = String(pending[..<newline])
+                pending = String(pending[pending.index(after: newline)...])
+                if var event = parser.feed(line) {
+                    event.receivedAt = MonotonicClock.now()
+                    events.append(event)
+                    if done(events) { return (events, true) }
+                }
+            }
+            let left = (limit - MonotonicClock.now()).microseconds / 1000
+            guard left > 0 else { return (events, false) }
+            var pollFD = pollfd(fd: fifo.rawValue, events: Int16(POLLIN), revents: 0)
+            _ = poll(&pollFD, 1, Int32(left))
+            var buffer = [UInt8](repeating: 0, count: 16384)
+            let n = read(fifo.rawValue, &buffer, buffer.count)
+            if n > 0 { pending += String(decoding: buffer[..<n], as: UTF8.self) }
+            if n == 0 && pollFD.revents & Int16(POLLHUP) != 0 {
+                // Every writer has closed it (a FIFO never written to does not hang up): the
+                // application is gone.
+                Issue.record("the \(kind.rawValue) application's output ended; runner stderr:\n\(log)")
+                return (events, false)
+            }
+        }
+    }
+
+}
+
+/// A touch event as an application saw it, the same words for Wayland (wev: `wl_touch` down,
+/// motion, up, cancel) and X (`xinput test-xi2`: TouchBegin, TouchUpdate, TouchEnd; X has no
+/// cancel). `id` is Wayland's touch id; X's ever-growing touch ids are numbered like Wayland's
+/// (the lowest not pressed), so both read alike. `atCenter`: a down at the panel's center (within
+/// 2 points), where the test's check taps land.
+struct AppTouch: Hashable, CustomStringConvertible {
+    enum Phase: String { case down, motion, up, cancel }
+    var phase: Phase
+    var id: Int
+    var atCenter = false
+    /// When the test read it (CLOCK_MONOTONIC), for latency.
+    var receivedAt = Instant.zero
+    var description: String { phase == .cancel ? "cancel" : "\(phase.rawValue) \(id)" }
+
+    /// The touches still pressed after `events`, from `pressed`: a down presses its id, an up
+    /// releases it, a cancel releases every one.
+    static func pressed(after events: [AppTouch], from pressed: Set<Int> = []) -> Set<Int> {
+        var pressed = pressed
+        for event in events {
+            switch event.phase {
+            case .down: pressed.insert(event.id)
+            case .up: pressed.remove(event.id)
+            case .cancel: pressed.removeAll()
+            case .motion: break
+            }
+        }
+        return pressed
+    }
+
+    /// Whether `events` hold `count` check taps: downs at the center, each followed by its up.
+    static func completes(taps count: Int, _ events: [AppTouch]) -> Bool {
+        var done = 0
+        var open: Int?
+        for event in events {
+            if event.phase == .down && event.atCenter { open = event.id }
+            if event.phase == .up, event.id == open { done += 1; open = nil }
+        }
+        return done >= count
+    }
+
+    /// `events` as words, each run of motions one `moves` (how many motions a moving touch
+    /// gets before a gesture claims it depends on the compositor's frames, not on the daemon).
+    static func words(_ events: [AppTouch]) -> [String] {
+        var words: [String] = []
+        for event in events {
+            if event.phase == .motion {
+                if words.last != "moves" { words.append("moves") }
+            } else {
+                words.append(event.description)
+            }
+        }
+        return words
+    }
+}
+
+/// The application's output lines into `AppTouch`es.
+struct ApplicationParser {
+    let kind: CompositorSession.Kind
+    var center: (Double, Double)?
+    /// X: the pending event block (type, device, source, detail, root position).
+    private var block: (type: String, device: Int?, source: Int?, detail: Int?, root: (Double, Double)?)?
+    /// X: touch id → our number.
+    private var numbers: [Int: Int] = [:]
+
+    init(kind: CompositorSession.Kind) { self.kind = kind }
+
+    mutating func feed(_ line: String) -> AppTouch? {
+        kind.isWayland ? wayland(line) : x(line)
+    }
+
+    /// `[15:        wl_touch] down: serial: 12; time: 30683; surface: 3; id: 0; x, y: 895.105469, 215.785156`;
+    /// the window's size from `[10:    xdg_toplevel] configure: width: 1280; height: 720` (its
+    /// center is the panel's: every compositor here shows the one window over its whole output).
+    private mutating func wayland(_ line: String) -> AppTouch? {
+        if let marker = line.firstRange(of: "xdg_toplevel] configure: ") {
+            let rest = line[marker.upperBound...]
+            if let width = Self.field("width: ", in: rest).flatMap({ Double($0) }),
+               let height = Self.field("height: ", in: rest).flatMap({ Double($0) }), width > 0, height > 0 {
+                center = (width / 2, height / 2)
+            }
+            return nil
+        }
+        guard let marker = line.firstRange(of: "wl_touch] ") else { return nil }
+        let rest = line[marker.upperBound...]
+        let phase: AppTouch.Phase
+        if rest.hasPrefix("down:") { phase = .down }
+        else if rest.hasPrefix("motion:") { phase = .motion }
+        else if rest.hasPrefix("up:") { phase = .up }
+        else if rest.hasPrefix("cancel") { return AppTouch(phase: .cancel, id: -1) }
+        else { return nil }
+        let id = Self.field("id: ", in: rest).flatMap { Int($0) } ?? -1
+        var event = AppTouch(phase: phase, id: id)
+        if phase == .down, let xy = rest.firstRange(of: "x, y: ") {
+            let numbers = rest[xy.upperBound...].split(separator: ",").compactMap { Double(Self.trim($0)) }
+            if numbers.count == 2 { event.atCenter = isCenter((numbers[0], numbers[1])) }
+        }
+        return event
+    }
+
+    /// `xinput test-xi2 --root` blocks: `EVENT type 18 (TouchBegin)`, `    device: 7 (7)`,
+    /// `    detail: 4`, `    root: 640.00/400.00`; only events whose device is their source
+    /// (the slave device, not the master repeating them).
+    private mutating func x(_ line: String) -> AppTouch? {
+        let trimmed = Self.trim(line[...])
+        if trimmed.hasPrefix("EVENT type") {
+            let finished = flush()
+            let type = trimmed.split(separator: "(").last.map { String($0.dropLast()) } ?? ""
+            block = (type, nil, nil, nil, nil)
+            return finished
+        }
+        guard block != nil else { return nil }
+        if trimmed.hasPrefix("device:") {
+            let parts = trimmed.dropFirst("device:".count).split(whereSeparator: { $0 == " " || $0 == "(" || $0 == ")" })
+            block?.device = parts.first.flatMap { Int($0) }
+            block?.source = parts.dropFirst().first.flatMap { Int($0) }
+        } else if trimmed.hasPrefix("detail:") {
+            block?.detail = Int(Self.trim(trimmed.dropFirst("detail:".count)))
+        } else if trimmed.hasPrefix("root:") {
+            let parts = Self.trim(trimmed.dropFirst("root:".count)).split(separator: "/")
+            if parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]) { block?.root = (x, y) }
+            // The root line comes after device and detail: the block is complete for us.
+            return flush()
+        }
+        return nil
+    }
+
+    private mutating func flush() -> AppTouch? {
+        guard let b = block else { return nil }
+        block = nil
+        guard let device = b.device, device == b.source, let detail = b.detail else { return nil }
+        let phase: AppTouch.Phase
+        switch b.type {
+        case "TouchBegin": phase = .down
+        case "TouchUpdate": phase = .motion
+        case "TouchEnd": phase = .up
+        default: return nil
+        }
+        let number: Int
+        if phase == .down {
+            number = (0...).first { n in !numbers.values.contains(n) }!
+            numbers[detail] = number
+        } else {
+            guard let known = numbers[detail] else { return nil }
+            number = known
+            if phase == .up { numbers[detail] = nil }
+        }
+        var event = AppTouch(phase: phase, id: number)
+        if phase == .down, let root = b.root { event.atCenter = isCenter(root) }
+        return event
+    }
+
+    /// X: the first tap is at the center (the root window is the screen).
+    private mutating func isCenter(_ point: (Double, Double)) -> Bool {
+        guard let center else { center = point; return true }
+        return abs(point.0 - center.0) < 2 && abs(point.1 - center.1) < 2
+    }
+
+    private static func trim(_ text: Substring) -> Substring {
+        var text = text
+        while text.first == " " || text.first == "\t" { text.removeFirst() }
+        while text.last == " " || text.last == "\t" { text.removeLast() }
+        return text
+    }
+
+    private static func field(_ name: String, in text: Substring) -> Substring? {
+        guard let start = text.firstRange(of: name) else { return nil }
+        return text[start.upperBound...].prefix { $0 != ";" && $0 != " " }
+    }
+}
