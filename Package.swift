@@ -68,6 +68,11 @@ let package = Package(
                     dependencies: ["gestured", "GesturedCore", "GesturedConfig", "GesturedIO", "GesturedTestSupport"]),
         .testTarget(name: "GesturedIOTests",
                     dependencies: ["GesturedIO", "GesturedCore", "GesturedTestSupport", "CLinux", "CEvdev"]),
+        // Fuzzing (make fuzz, docs/RELIABILITY.md): the harnesses and the invariants they check,
+        // shared by the libFuzzer executables (below, only with GESTURED_FUZZ=1) and by the
+        // regression tests of what they found.
+        .target(name: "GesturedFuzzKit", dependencies: ["GesturedCore", "GesturedConfig"], path: "Tests/Fuzz/Kit"),
+        .testTarget(name: "GesturedFuzzTests", dependencies: ["GesturedFuzzKit", "GesturedCore", "GesturedConfig"]),
         // Real kernel, real udev: runs only inside the QEMU guest of `make test-vm`
         // (GESTURED_VM_GUEST=1); elsewhere every test is skipped with that reason.
         .testTarget(name: "GesturedVMTests",
