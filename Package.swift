@@ -80,3 +80,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer executables, one per target (Tests/Fuzz/Targets/<name>): `make fuzz` builds them
+// with GESTURED_FUZZ=1, `-sanitize=fuzzer,address` and a scratch path of their own, so the
+// normal build never sees them (libFuzzer supplies their `main`).
+if Context.environment["GESTURED_FUZZ"] == "1" {
+    for name in ["config", "requests", "evemu", "pipeline", "strokes"] {
+        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["GesturedFuzzKit"],
+                                                 path: "Tests/Fuzz/Targets/\(name)",
+                                                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    }
+}
