@@ -78,7 +78,7 @@ struct JSON5Locator {
             try number(path: path)
         default:
             let start = i
-            guard isIdentifierStart(c) else { throw error("expected a value, found \(found())", path: path) }
+            guard keyCharacter(first: true) != nil else { throw error("expected a value, found \(found())", path: path) }
             let word = identifier()
             if word != "true" && word != "false" && word != "null" {
                 throw error("expected a value, found '\(word)' (strings need quotes)", path: path, at: start)
@@ -101,7 +101,7 @@ struct JSON5Locator {
             let key: String
             if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
                 key = try string(path: path)
-            } else if isIdentifierStart(c) {
+            } else if keyCharacter(first: true) != nil {
                 key = identifier()
                 if peek() == UInt8(ascii: "\\") {
                     throw error("escape sequences are not allowed in unquoted keys; put the key in quotes",
@@ -262,7 +262,7 @@ struct JSON5Locator {
 
     /// A number must not run into letters or digits ("12px", "0x1g", "1.2.3").
     private func endOfNumber(_ start: Int, path: String) throws(JSON5SyntaxError) {
-        if let c = peek(), isIdentifierPart(c) || c == UInt8(ascii: ".") {
+        if let c = peek(), isIdentifierPart(c) || c >= 0x80 || c == UInt8(ascii: ".") {
             throw error("invalid number", path: path, at: start)
         }
     }
@@ -275,8 +275,30 @@ struct JSON5Locator {
 
     private mutating func identifier() -> String {
         let start = i
-        while let c = peek(), isIdentifierPart(c) { i += 1 }
+        while let length = keyCharacter(first: i == start) { i += length }
         return String(decoding: bytes[start..<i], as: UTF8.self)
+    }
+
+    /// The length in bytes of the unquoted key's character at the cursor, as `JSONDecoder`'s
+    /// JSON5 scanner reads keys; nil when it cannot be one (there: `first`, the key's start).
+    /// Beyond ASCII, a key begins with a letter (`Lu`, `Ll`, `Lt`, `Lm`, `Lo`, `Nl`) and goes on
+    /// with letters, marks (`Mn`, `Mc`), decimal digits (`Nd`), connector punctuation (`Pc`),
+    /// ZWNJ and ZWJ: anything else (a no-break space, a symbol) ends it, as in the decoder.
+    private func keyCharacter(first: Bool) -> Int? {
+        guard let c = peek() else { return nil }
+        if c < 0x80 { return (first ? isIdentifierStart(c) : isIdentifierPart(c)) ? 1 : nil }
+        var iterator = bytes[i...].makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }
+        let length = UTF8.width(scalar)
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .letterNumber:
+            return length
+        case .nonspacingMark, .spacingMark, .decimalNumber, .connectorPunctuation:
+            return first ? nil : length
+        default:
+            return !first && (scalar.value == 0x200C || scalar.value == 0x200D) ? length : nil
+        }
     }
 
     /// Skips white space and comments.
@@ -334,9 +356,10 @@ struct JSON5Locator {
         }
     }
 
+    /// An ASCII character that may begin an unquoted key (`keyCharacter` reads the others).
     private func isIdentifierStart(_ c: UInt8) -> Bool {
         (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z")
-            || c == UInt8(ascii: "$") || c == UInt8(ascii: "_") || c >= 0x80
+            || c == UInt8(ascii: "$") || c == UInt8(ascii: "_")
     }
 
     private func isIdentifierPart(_ c: UInt8) -> Bool {

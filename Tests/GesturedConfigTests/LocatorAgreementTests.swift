@@ -44,3 +44,24 @@ import GesturedConfig
         #expect(!diagnostics(text).contains { $0.contains("JSONDecoder rejected") })
     }
 }
+
+/// Found by the config fuzz target (docs/RELIABILITY.md): the locator took every non-ASCII byte
+/// for part of an unquoted key, where JSONDecoder ends a key at a character that is not a letter,
+/// mark, digit, connector or joiner. A key with a no-break space inside (`nu\u{A0}mber`) was
+/// then one key to the locator and a key followed by garbage to the decoder, and the error fell
+/// back to "JSONDecoder rejected the document" at the root, unlocated.
+@Suite struct UnquotedKeyCharacterTests {
+    @Test func aNoBreakSpaceInAnUnquotedKeyIsAnErrorAtTheSpace() {
+        #expect(diagnostics("{\n  views: [{ id: \"r\", nu\u{A0}mber: 1 }] }") == [
+            "test.json5:2:24: views[0]: expected ':' after key \"nu\""
+        ])
+    }
+
+    @Test(arguments: [
+        "{nu\u{A0}mber: 1}", "{po\u{40000}ints: 1}", "{\u{20AC}: 1}", "{a\u{2028}b: 1}", "{\u{0301}a: 1}", "{a\u{FEFF}: 1}",
+        "{é: 1}", "{a\u{0301}b: 1}", "{a\u{200D}b: 1}", "{ǅ\u{2160}: 1}", "{a٣: 1}", "{a\u{203F}b: 1}",
+    ])
+    func keysEndWhereTheDecoderEndsThem(text: String) {
+        #expect(!diagnostics(text).contains { $0.contains("JSONDecoder rejected") }, "\(diagnostics(text))")
+    }
+}

@@ -38,7 +38,7 @@ struct DiagnosticCheck {
 
     /// How the loader's syntax errors (`JSON5Locator`, and the UTF-8 check) begin; no error about
     /// a document's meaning begins this way.
-    static let syntaxMessages = ["control character", "escape sequences are not allowed", "expected ',' or", "expected a key",
+    static let syntaxMessages = ["control character", "escape sequences are not allowed", "expected ',' or", "expected ':'", "expected a key",
                                  "expected a value", "invalid ", "nesting is deeper", "number is out of range",
                                  "number is too large", "unexpected", "unterminated"]
 

@@ -1,0 +1,26 @@
+import FoundationEssentials
+import GesturedFuzzKit
+import Testing
+
+/// What the fuzz targets found, each input as libFuzzer saved it (Tests/Fuzz/Regressions/
+/// <target>/<what it found>), replayed through its target's harness: every one failed there
+/// before its fix (docs/RELIABILITY.md, "Fuzzing", lists them with the fix and its own test).
+struct FindingsTests {
+    static func replay(_ target: FuzzTarget, _ name: String) throws {
+        var components = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        components.removeLast(3)
+        let path = components.joined(separator: "/") + "/Tests/Fuzz/Regressions/\(target.rawValue)/\(name)"
+        try target.run([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    /// `nu\u{A0}mberOfTouchesRequired` in the default configuration: one key to the locator, a
+    /// key and garbage to JSONDecoder, an unlocated error.
+    @Test func configUnquotedKeyWithANoBreakSpace() throws {
+        try Self.replay(.config, "unquoted-key-with-a-no-break-space")
+    }
+
+    /// `po\u{40000}ints` (an unassigned character) in a template file: the same disagreement.
+    @Test func strokesUnquotedKeyWithAnUnassignedCharacter() throws {
+        try Self.replay(.strokes, "unquoted-key-with-an-unassigned-character")
+    }
+}
