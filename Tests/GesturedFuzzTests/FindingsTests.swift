@@ -24,3 +24,11 @@ struct FindingsTests {
         try Self.replay(.strokes, "unquoted-key-with-an-unassigned-character")
     }
 }
+
+extension FindingsTests {
+    /// A device whose axes span every Int32, with a resolution and no configured screen size:
+    /// the implied screen's `maximum - minimum` trapped.
+    @Test func pipelineWidestAxisImpliedScreenOverflow() throws {
+        try Self.replay(.pipeline, "widest-axis-implied-screen-overflow")
+    }
+}
