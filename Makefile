@@ -11,8 +11,6 @@
 #   make demo      an emulated touchscreen (umockdev) double-taps; a client prints the lines
 #   make fuzz      FUZZ_SECONDS=60: every fuzz target (libFuzzer, ASan) for that long each
 #   make test-sanitize   the host tests built with the address and undefined-behaviour sanitizers
-#   make soak-vm   in the QEMU guest: 10^6 frames of ten fingers with clients churning, reloads
-#                  and a replug; RSS, descriptors and clients must come back (docs/RELIABILITY.md)
 #   make readme-picture   docs/images/example-config.svg: the example configuration as
 #                  `gestured draw` sees it (a test checks it matches the code)
 #   make install   PREFIX=/usr/local DESTDIR= : binary, systemd units, man pages,
@@ -64,7 +62,7 @@ RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
 .PHONY: all deps deps-vm deps-vm-systemd build run test test-release test-vm test-vm-systemd bench bench-vm demo readme-picture install uninstall clean \
-	fuzz fuzz-build fuzz-seeds
+	fuzz fuzz-build fuzz-seeds test-sanitize
 
 all: build
 
@@ -167,6 +165,25 @@ TEST_RELEASE_SCRATCH ?= .build/test-release
 test-release: deps
 	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing $(SWIFTPM_FLAGS) --scratch-path $(TEST_RELEASE_SCRATCH)
 	$(SWIFT) test -c release --skip-build $(SWIFTPM_FLAGS) --scratch-path $(TEST_RELEASE_SCRATCH) --filter GesturedBenchTests
+
+## test-sanitize: the host tests built with AddressSanitizer (Swift and C code) and
+## UndefinedBehaviorSanitizer (C code: swiftc has no -sanitize=undefined on Linux; Swift's own
+## checks of this debug build trap on overflow, out-of-bounds access and exclusivity), in their own
+## scratch path. `-Xswiftc -sanitize=address` is not used: SwiftPM's --sanitize already reaches
+## the compiler, and two -sanitize flags leave only the last. The processes the tests start (the
+## daemon, the test tool under umockdev's LD_PRELOAD) are the instrumented builds too. Skipped:
+## InstallTests and SteadyStateAllocationTests, which test the release binaries `make test` builds,
+## not this build. SANITIZE_TEST_FLAGS narrows the run (CI: the core and IO suites).
+SANITIZE_SCRATCH ?= .build/sanitize
+SANITIZE_TEST_FLAGS ?=
+SANITIZE_FLAGS := --scratch-path $(SANITIZE_SCRATCH) --sanitize address -Xcc -fsanitize=undefined \
+	-Xcc -fno-sanitize-recover=undefined
+SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 SWIFT_BACKTRACE=enable=no
+test-sanitize: deps
+	$(SWIFT) build --build-tests $(SANITIZE_FLAGS)
+	$(SANITIZE_ENV) $(SWIFT) test --skip-build $(SANITIZE_FLAGS) --skip InstallTests --skip SteadyStateAllocationTests \
+		$(SANITIZE_TEST_FLAGS)
 
 ## bench: the performance figures of docs/PERFORMANCE.md (under five minutes). BENCH_FLAGS are
 ## passed to gestured-bench (e.g. --runs 3, --core-only).
