@@ -253,6 +253,13 @@ struct JSON5Locator {
             exponent = [UInt8(ascii: "e")] + exponent + e
         }
         try endOfNumber(start, path: path)
+        // JSONDecoder (swift-foundation, Swift 6.3) cannot read an unsigned zero with a one-digit
+        // exponent, `0e5` or `0E9` (it reads `0e0`, `0e10`, `-0e5`, `0.0e5`), and says so without a
+        // place: refuse it here, where the error can say where.
+        if i - start == 3, bytes[start] == UInt8(ascii: "0"), bytes[start + 1] | 0x20 == UInt8(ascii: "e"),
+           (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(bytes[start + 2]) {
+            throw error("invalid number: JSONDecoder cannot read a zero with a one-digit exponent; write 0", path: path, at: start)
+        }
         let text = String(decoding: (integer.isEmpty ? [UInt8(ascii: "0")] : integer) + [UInt8(ascii: ".")]
                                     + (fraction.isEmpty ? [UInt8(ascii: "0")] : fraction) + exponent, as: UTF8.self)
         guard let v = Double(text), v.isFinite else {

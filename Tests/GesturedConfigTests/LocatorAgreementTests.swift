@@ -65,3 +65,20 @@ import GesturedConfig
         #expect(!diagnostics(text).contains { $0.contains("JSONDecoder rejected") }, "\(diagnostics(text))")
     }
 }
+
+/// Found by the config fuzz target: the text `0e8` (any unsigned zero with a one-digit exponent)
+/// passed the locator, which JSONDecoder then refused ("Expected to decode String but found number
+/// instead", at no place). The locator now refuses it at the number; its neighbours still read.
+@Suite struct ZeroExponentTests {
+    @Test func aZeroWithAOneDigitExponentIsAnErrorAtTheNumber() {
+        #expect(diagnostics("{ screen: { width: 0e8, height: 1 } }") == [
+            "test.json5:1:20: screen.width: invalid number: JSONDecoder cannot read a zero with a one-digit exponent; write 0"
+        ])
+        #expect(diagnostics("0E5") == ["test.json5:1:1: invalid number: JSONDecoder cannot read a zero with a one-digit exponent; write 0"])
+    }
+
+    @Test(arguments: ["{a: 0e8}", "{a: 0E1}", "{a: 0e0}", "{a: 0e10}", "{a: -0e5}", "{a: +0e5}", "{a: 0.0e5}", "{a: 0.e5}", "{a: .0e5}"])
+    func neighboursAgreeWithTheDecoder(text: String) {
+        #expect(!diagnostics(text).contains { $0.contains("JSONDecoder rejected") }, "\(diagnostics(text))")
+    }
+}

@@ -32,3 +32,10 @@ extension FindingsTests {
         try Self.replay(.pipeline, "widest-axis-implied-screen-overflow")
     }
 }
+
+extension FindingsTests {
+    /// `0e8`: the locator read a number that JSONDecoder cannot, and the error had no place.
+    @Test func configZeroWithAOneDigitExponent() throws {
+        try Self.replay(.config, "zero-with-a-one-digit-exponent")
+    }
+}
