@@ -39,3 +39,11 @@ extension FindingsTests {
         try Self.replay(.config, "zero-with-a-one-digit-exponent")
     }
 }
+
+extension FindingsTests {
+    /// A description whose slot axis goes to 2147483646, with one event: the decoder allocated a
+    /// slot per value (written by hand after reading the decoder, not found by a fuzzing run).
+    @Test func evemuTwoBillionSlots() throws {
+        try Self.replay(.evemu, "two-billion-slots")
+    }
+}
