@@ -47,3 +47,10 @@ extension FindingsTests {
         try Self.replay(.evemu, "two-billion-slots")
     }
 }
+
+extension FindingsTests {
+    /// A protocol A device as wide as Int32: the contact matcher's distance overflowed.
+    @Test func pipelineProtocolAJumpAcrossTheWidestAxis() throws {
+        try Self.replay(.pipeline, "protocol-a-jump-across-the-widest-axis")
+    }
+}
