@@ -11,6 +11,8 @@
 #   make demo      an emulated touchscreen (umockdev) double-taps; a client prints the lines
 #   make fuzz      FUZZ_SECONDS=60: every fuzz target (libFuzzer, ASan) for that long each
 #   make test-sanitize   the host tests built with the address and undefined-behaviour sanitizers
+#   make soak-vm   in the QEMU guest: 10^6 frames of ten fingers with clients churning, reloads
+#                  and a replug; RSS, descriptors and clients must come back (docs/RELIABILITY.md)
 #   make readme-picture   docs/images/example-config.svg: the example configuration as
 #                  `gestured draw` sees it (a test checks it matches the code)
 #   make install   PREFIX=/usr/local DESTDIR= : binary, systemd units, man pages,
@@ -62,7 +64,7 @@ RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
 .PHONY: all deps deps-vm deps-vm-systemd build run test test-release test-vm test-vm-systemd bench bench-vm demo readme-picture install uninstall clean \
-	fuzz fuzz-build fuzz-seeds test-sanitize
+	fuzz fuzz-build fuzz-seeds test-sanitize soak-vm
 
 all: build
 
@@ -243,6 +245,20 @@ fuzz-seeds: fuzz-build
 		rm -rf Tests/Fuzz/Corpus/$$t; mv $(FUZZ_SCRATCH)/merged/$$t Tests/Fuzz/Corpus/$$t; \
 		echo "fuzz-seeds: $$t: $$(ls Tests/Fuzz/Corpus/$$t | wc -l) inputs, $$(du -sk Tests/Fuzz/Corpus/$$t | cut -f1) KiB"; \
 	done
+
+## soak-vm: the soak of docs/RELIABILITY.md in the kernel guest of test-vm: the release
+## gestured with a pass-through touchscreen under 10^6 frames of ten fingers (1000 frames/s)
+## while clients connect, subscribe, stall, send garbage and hang up at random, a SIGHUP every
+## 3 s and the panel unplugged and plugged back; afterwards its memory, descriptors and clients
+## must be back where they started, the reading client must have lost no transition and the
+## application (the clone) must hold no touch. About 25 minutes. SOAK_FLAGS are passed to
+## gestured-vm-soak (e.g. --frames 100000 for a short one). Set GESTURED_VM_CACHE as for test-vm.
+SOAK_FLAGS ?=
+soak-vm: deps-vm
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured-vm-soak
+	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path); \
+	Tests/VMSoak/soak-vm "$$bin" $(SOAK_FLAGS)
 
 ## demo: gestured under umockdev-run with the synthetic touchscreen replaying a double tap,
 ## and `gestured listen` printing what it receives for a few seconds.

@@ -62,6 +62,11 @@ let package = Package(
         .executableTarget(name: "gestured-vm-bench",
                           dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore"],
                           path: "Tests/VMBench"),
+        // The kernel guest's soak (make soak-vm, docs/RELIABILITY.md): the daemon under a long
+        // ten-finger stream with clients churning, reloads and a replug. Never installed.
+        .executableTarget(name: "gestured-vm-soak",
+                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore", "CEvdev"],
+                          path: "Tests/VMSoak"),
         // Across modules: replay goldens with the built-in configuration, the command line, and
         // the daemon's parts (`@testable import gestured`) in the test's own process.
         .testTarget(name: "GesturedTests",
