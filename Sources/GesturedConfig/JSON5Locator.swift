@@ -265,6 +265,11 @@ struct JSON5Locator {
         guard let v = Double(text), v.isFinite else {
             throw error("number is out of range", path: path, at: start)
         }
+        // Too small as well: JSONDecoder refuses a number whose digits are not all zero but that
+        // rounds to zero (below 4.9e-324, `1e-400`), where `Double` gives 0.
+        if v == 0, (integer + fraction).contains(where: { $0 != UInt8(ascii: "0") }) {
+            throw error("number is out of range (too close to zero)", path: path, at: start)
+        }
     }
 
     /// A number must not run into letters or digits ("12px", "0x1g", "1.2.3").

@@ -82,3 +82,20 @@ import GesturedConfig
         #expect(!diagnostics(text).contains { $0.contains("JSONDecoder rejected") }, "\(diagnostics(text))")
     }
 }
+
+/// Found by the strokes fuzz target: `[1e-3000]` passed the locator, where `Double` rounds it to
+/// 0, and JSONDecoder refused it (it refuses any number that is not zero but rounds to zero)
+/// without a place. The locator now refuses it at the number.
+@Suite struct TinyNumberTests {
+    @Test func aNumberThatRoundsToZeroIsAnErrorAtTheNumber() {
+        #expect(diagnostics("{ screen: { width: 1e-400, height: 1 } }") == [
+            "test.json5:1:20: screen.width: number is out of range (too close to zero)"
+        ])
+    }
+
+    @Test(arguments: ["{a: 1e-3000}", "{a: -2e-324}", "{a: 0.00001e-320}", "{a: 5e-324}", "{a: 1e-320}", "{a: 0e-3000}",
+                      "{a: 0.0e-999}", "{a: 1.8e308}", "{a: 1.7976931348623157e308}"])
+    func numbersNearTheEdgesAgreeWithTheDecoder(text: String) {
+        #expect(!diagnostics(text).contains { $0.contains("JSONDecoder rejected") }, "\(diagnostics(text))")
+    }
+}

@@ -54,3 +54,10 @@ extension FindingsTests {
         try Self.replay(.pipeline, "protocol-a-jump-across-the-widest-axis")
     }
 }
+
+extension FindingsTests {
+    /// `[1e-3000]`: the locator read 0 where JSONDecoder refuses the number, with no place.
+    @Test func strokesANumberThatRoundsToZero() throws {
+        try Self.replay(.strokes, "a-number-that-rounds-to-zero")
+    }
+}
