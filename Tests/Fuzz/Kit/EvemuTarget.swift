@@ -98,8 +98,11 @@ public enum EvemuTarget {
             throw Violation("written back in evemu-record's form, the recording does not parse: \(error)")
         }
         try require(again.events == recording.events, "written back, the events changed")
-        // A name the text can hold (no line break) is kept as it was read.
-        try require(again.description == recording.description,
+        // A name ending in a carriage return (from a line ending in two) cannot be written back:
+        // evemu text has no escapes, and a line's last `\r` belongs to its line break.
+        var expected = recording.description
+        if let name = expected?.name, name.hasSuffix("\r") { expected?.name = again.description?.name ?? name }
+        try require(again.description == expected,
                     "written back, the device changed: \(String(describing: again.description)) / \(String(describing: recording.description))")
     }
 
