@@ -192,9 +192,12 @@ struct JSON5Locator {
             case 0x0D: if peek() == 0x0A { i += 1 }
             case UInt8(ascii: "x"):
                 guard let v = hexDigits(2) else { throw error("invalid \\x escape: expected 2 hex digits", path: path, at: escape) }
+                // JSONDecoder refuses an escaped NUL (\x00, \u0000), as it refuses \0.
+                guard v != 0 else { throw error("invalid escape sequence: a NUL character (\\x00) is not allowed", path: path, at: escape) }
                 out.append(contentsOf: Array(String(Unicode.Scalar(UInt8(v))).utf8))
             case UInt8(ascii: "u"):
                 guard let unit = hexDigits(4) else { throw error("invalid \\u escape: expected 4 hex digits", path: path, at: escape) }
+                guard unit != 0 else { throw error("invalid escape sequence: a NUL character (\\u0000) is not allowed", path: path, at: escape) }
                 var scalarValue = unit
                 if (0xD800...0xDBFF).contains(unit) {
                     guard peek() == UInt8(ascii: "\\"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "u") else {

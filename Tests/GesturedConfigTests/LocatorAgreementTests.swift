@@ -99,3 +99,21 @@ import GesturedConfig
         #expect(!diagnostics(text).contains { $0.contains("JSONDecoder rejected") }, "\(diagnostics(text))")
     }
 }
+
+/// Found by the strokes fuzz target: `"hoo\u0000k"` passed the locator and JSONDecoder refused it
+/// (it refuses an escaped NUL, `\u0000` or `\x00`, as it refuses `\0`) without a place.
+@Suite struct EscapedNulTests {
+    @Test func anEscapedNulIsAnErrorAtTheEscape() {
+        #expect(diagnostics("{ views: [{ id: \"a\\u0000b\" }] }") == [
+            "test.json5:1:19: views[0].id: invalid escape sequence: a NUL character (\\u0000) is not allowed"
+        ])
+        #expect(diagnostics("{ views: [{ id: 'a\\x00b' }] }") == [
+            "test.json5:1:19: views[0].id: invalid escape sequence: a NUL character (\\x00) is not allowed"
+        ])
+    }
+
+    @Test(arguments: ["{a: \"\\u0000\"}", "{a: '\\x00'}", "{a: \"\\u0001\"}", "{a: \"\\x01\"}", "{a: \"\\ud800\\udc00\"}"])
+    func escapesAgreeWithTheDecoder(text: String) {
+        #expect(!diagnostics(text).contains { $0.contains("JSONDecoder rejected") }, "\(diagnostics(text))")
+    }
+}

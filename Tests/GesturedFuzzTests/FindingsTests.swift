@@ -61,3 +61,10 @@ extension FindingsTests {
         try Self.replay(.strokes, "a-number-that-rounds-to-zero")
     }
 }
+
+extension FindingsTests {
+    /// `"hoo\u0000k"`: an escaped NUL the locator read and JSONDecoder refuses, with no place.
+    @Test func strokesAnEscapedNul() throws {
+        try Self.replay(.strokes, "an-escaped-nul")
+    }
+}
