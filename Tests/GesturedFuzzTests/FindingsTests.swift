@@ -68,3 +68,12 @@ extension FindingsTests {
         try Self.replay(.strokes, "an-escaped-nul")
     }
 }
+
+extension FindingsTests {
+    /// A file of one long number: JSONDecoder read past its buffer and trapped when digits lay
+    /// there (the heap's chance: this replay alone passed before the fix too; DecoderInputTests
+    /// checks the fix itself).
+    @Test func strokesALongNumberAtTheEndOfTheText() throws {
+        try Self.replay(.strokes, "a-long-number-at-the-end-of-the-text")
+    }
+}
