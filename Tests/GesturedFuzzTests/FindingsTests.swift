@@ -77,3 +77,10 @@ extension FindingsTests {
         try Self.replay(.strokes, "a-long-number-at-the-end-of-the-text")
     }
 }
+
+extension FindingsTests {
+    /// A template point at 1e308: loaded, then dropped by the matcher without a word.
+    @Test func strokesAPointAt1e308() throws {
+        try Self.replay(.strokes, "a-point-at-1e308")
+    }
+}
