@@ -84,3 +84,14 @@ extension FindingsTests {
         try Self.replay(.strokes, "a-point-at-1e308")
     }
 }
+
+extension FindingsTests {
+    /// A client's `filter` with a run of stars (`otaunsubsc***…]***…ri` among others, 4 KiB of
+    /// requests): the backtracking glob (issue 25, item 6, fixed apart) took more than the
+    /// requests target's 5 s. Disabled until the linear matcher lands: with the backtracking one
+    /// this replay runs for minutes, and `swift test` has no per-test time limit.
+    @Test(.disabled("until the linear glob of issue 25, item 6: with the backtracking matcher this replay takes minutes"))
+    func requestsGlobBacktrackingTimeout() throws {
+        try Self.replay(.requests, "glob-backtracking-timeout")
+    }
+}
