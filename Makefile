@@ -9,6 +9,10 @@
 #   make bench-vm  in the QEMU guest: gestured's CPU per frame and tap latency against
 #                  `libinput debug-events` on one uinput touchscreen (docs/PERFORMANCE.md)
 #   make demo      an emulated touchscreen (umockdev) double-taps; a client prints the lines
+#   make fuzz      FUZZ_SECONDS=60: every fuzz target (libFuzzer, ASan) for that long each
+#   make test-sanitize   the host tests built with the address and undefined-behaviour sanitizers
+#   make soak-vm   in the QEMU guest: 10^6 frames of ten fingers with clients churning, reloads
+#                  and a replug; RSS, descriptors and clients must come back (docs/RELIABILITY.md)
 #   make readme-picture   docs/images/example-config.svg: the example configuration as
 #                  `gestured draw` sees it (a test checks it matches the code)
 #   make install   PREFIX=/usr/local DESTDIR= : binary, systemd units and generator, man pages,
@@ -74,7 +78,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
-.PHONY: all deps deps-build deps-deb deps-vm deps-vm-systemd build build-daemon run test test-release test-vm test-vm-systemd bench bench-vm demo readme-picture install uninstall deb clean
+.PHONY: all deps deps-build deps-deb deps-vm deps-vm-systemd build build-daemon run test test-release test-vm test-vm-systemd bench bench-vm demo readme-picture install uninstall deb clean \
+	fuzz fuzz-build fuzz-seeds test-sanitize soak-vm
 
 all: build
 
@@ -212,6 +217,25 @@ test-release: deps
 	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing $(SWIFTPM_FLAGS) --scratch-path $(TEST_RELEASE_SCRATCH)
 	$(SWIFT) test -c release --skip-build $(SWIFTPM_FLAGS) --scratch-path $(TEST_RELEASE_SCRATCH) --filter GesturedBenchTests
 
+## test-sanitize: the host tests built with AddressSanitizer (Swift and C code) and
+## UndefinedBehaviorSanitizer (C code: swiftc has no -sanitize=undefined on Linux; Swift's own
+## checks of this debug build trap on overflow, out-of-bounds access and exclusivity), in their own
+## scratch path. `-Xswiftc -sanitize=address` is not used: SwiftPM's --sanitize already reaches
+## the compiler, and two -sanitize flags leave only the last. The processes the tests start (the
+## daemon, the test tool under umockdev's LD_PRELOAD) are the instrumented builds too. Skipped:
+## InstallTests and SteadyStateAllocationTests, which test the release binaries `make test` builds,
+## not this build. SANITIZE_TEST_FLAGS narrows the run (CI: the core and IO suites).
+SANITIZE_SCRATCH ?= .build/sanitize
+SANITIZE_TEST_FLAGS ?=
+SANITIZE_FLAGS := --scratch-path $(SANITIZE_SCRATCH) --sanitize address -Xcc -fsanitize=undefined \
+	-Xcc -fno-sanitize-recover=undefined
+SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 SWIFT_BACKTRACE=enable=no
+test-sanitize: deps
+	$(SWIFT) build --build-tests $(SANITIZE_FLAGS)
+	$(SANITIZE_ENV) $(SWIFT) test --skip-build $(SANITIZE_FLAGS) --skip InstallTests --skip SteadyStateAllocationTests \
+		$(SANITIZE_TEST_FLAGS)
+
 ## bench: the performance figures of docs/PERFORMANCE.md (under five minutes). BENCH_FLAGS are
 ## passed to gestured-bench (e.g. --runs 3, --core-only).
 BENCH_FLAGS ?=
@@ -233,6 +257,57 @@ bench-vm: deps-vm
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured-vm-bench
 	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path); \
 	Tests/VM/gestured-vm bench "$$bin" $(BENCH_VM_FLAGS)
+
+## fuzz: the fuzz targets of Tests/Fuzz (docs/RELIABILITY.md, "Fuzzing"), each for FUZZ_SECONDS:
+## one line per target, "fuzz <target>: <runs> runs, <crashes> crashes", and a non-zero exit on
+## any crash (a violated invariant is one). They are built with libFuzzer and AddressSanitizer
+## (`-sanitize=fuzzer,address`) in their own scratch path, FUZZ_SCRATCH, so the normal build is
+## untouched; what the runs find interesting stays in FUZZ_SCRATCH/run/corpus for the next run.
+FUZZ_SECONDS ?= 60
+FUZZ_SCRATCH ?= .build/fuzz
+FUZZ_TARGETS ?= config requests evemu pipeline strokes
+# `--sanitize fuzzer` makes SwiftPM link the executables for libFuzzer's `main`; the combined
+# `-sanitize=fuzzer,address` is what reaches the compiler (SwiftPM's two separate flags leave the
+# frontend with only the last one, and no coverage instrumentation).
+FUZZ_BUILD_FLAGS = -c release --scratch-path $(FUZZ_SCRATCH) --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address
+fuzz: fuzz-build
+	@Tests/Fuzz/run-fuzz $(FUZZ_SCRATCH)/release $(FUZZ_SECONDS) $(FUZZ_SCRATCH)/run $(FUZZ_TARGETS)
+
+fuzz-build:
+	@for t in $(FUZZ_TARGETS); do \
+		GESTURED_FUZZ=1 $(SWIFT) build $(FUZZ_BUILD_FLAGS) --product fuzz-$$t || exit 1; \
+	done
+
+## fuzz-seeds: rebuilds the kept corpora (Tests/Fuzz/Corpus) from the seeds the repository's
+## configurations and recordings make (Tests/Fuzz/seeds.py), the corpora kept so far and what
+## this machine's runs found (FUZZ_SCRATCH/run/corpus), merged by libFuzzer to the inputs that
+## add coverage. Run it after a long fuzzing run, or after changing an input format.
+fuzz-seeds: fuzz-build
+	@set -e; rm -rf $(FUZZ_SCRATCH)/seeds $(FUZZ_SCRATCH)/merged; \
+	python3 Tests/Fuzz/seeds.py $(FUZZ_SCRATCH)/seeds; \
+	for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_SCRATCH)/merged/$$t $(FUZZ_SCRATCH)/run/corpus/$$t Tests/Fuzz/Corpus/$$t; \
+		SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 $(FUZZ_SCRATCH)/release/fuzz-$$t -merge=1 \
+			-max_len=16384 -timeout=60 -rss_limit_mb=2048 $(FUZZ_SCRATCH)/merged/$$t $(FUZZ_SCRATCH)/seeds/$$t \
+			Tests/Fuzz/Corpus/$$t $(FUZZ_SCRATCH)/run/corpus/$$t > $(FUZZ_SCRATCH)/merged/$$t.log 2>&1 || \
+			{ echo "fuzz-seeds: merging $$t failed, see $(FUZZ_SCRATCH)/merged/$$t.log"; exit 1; }; \
+		rm -rf Tests/Fuzz/Corpus/$$t; mv $(FUZZ_SCRATCH)/merged/$$t Tests/Fuzz/Corpus/$$t; \
+		echo "fuzz-seeds: $$t: $$(ls Tests/Fuzz/Corpus/$$t | wc -l) inputs, $$(du -sk Tests/Fuzz/Corpus/$$t | cut -f1) KiB"; \
+	done
+
+## soak-vm: the soak of docs/RELIABILITY.md in the kernel guest of test-vm: the release
+## gestured with a pass-through touchscreen under 10^6 frames of ten fingers (1000 frames/s)
+## while clients connect, subscribe, stall, send garbage and hang up at random, a SIGHUP every
+## 3 s and the panel unplugged and plugged back; afterwards its memory, descriptors and clients
+## must be back where they started, the reading client must have lost no transition and the
+## application (the clone) must hold no touch. About 25 minutes. SOAK_FLAGS are passed to
+## gestured-vm-soak (e.g. --frames 100000 for a short one). Set GESTURED_VM_CACHE as for test-vm.
+SOAK_FLAGS ?=
+soak-vm: deps-vm
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured-vm-soak
+	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path); \
+	Tests/VMSoak/soak-vm "$$bin" $(SOAK_FLAGS)
 
 ## demo: gestured under umockdev-run with the synthetic touchscreen replaying a double tap,
 ## and `gestured listen` printing what it receives for a few seconds.

@@ -62,12 +62,22 @@ let package = Package(
         .executableTarget(name: "gestured-vm-bench",
                           dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore"],
                           path: "Tests/VMBench"),
+        // The kernel guest's soak (make soak-vm, docs/RELIABILITY.md): the daemon under a long
+        // ten-finger stream with clients churning, reloads and a replug. Never installed.
+        .executableTarget(name: "gestured-vm-soak",
+                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore", "CEvdev"],
+                          path: "Tests/VMSoak"),
         // Across modules: replay goldens with the built-in configuration, the command line, and
         // the daemon's parts (`@testable import gestured`) in the test's own process.
         .testTarget(name: "GesturedTests",
                     dependencies: ["gestured", "GesturedCore", "GesturedConfig", "GesturedIO", "GesturedTestSupport"]),
         .testTarget(name: "GesturedIOTests",
                     dependencies: ["GesturedIO", "GesturedCore", "GesturedTestSupport", "CLinux", "CEvdev"]),
+        // Fuzzing (make fuzz, docs/RELIABILITY.md): the harnesses and the invariants they check,
+        // shared by the libFuzzer executables (below, only with GESTURED_FUZZ=1) and by the
+        // regression tests of what they found.
+        .target(name: "GesturedFuzzKit", dependencies: ["GesturedCore", "GesturedConfig"], path: "Tests/Fuzz/Kit"),
+        .testTarget(name: "GesturedFuzzTests", dependencies: ["GesturedFuzzKit", "GesturedCore", "GesturedConfig"]),
         // Real kernel, real udev: runs only inside the QEMU guest of `make test-vm`
         // (GESTURED_VM_GUEST=1); elsewhere every test is skipped with that reason.
         .testTarget(name: "GesturedVMTests",
@@ -75,3 +85,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer executables, one per target (Tests/Fuzz/Targets/<name>): `make fuzz` builds them
+// with GESTURED_FUZZ=1, `-sanitize=fuzzer,address` and a scratch path of their own, so the
+// normal build never sees them (libFuzzer supplies their `main`).
+if Context.environment["GESTURED_FUZZ"] == "1" {
+    for name in ["config", "requests", "evemu", "pipeline", "strokes"] {
+        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["GesturedFuzzKit"],
+                                                 path: "Tests/Fuzz/Targets/\(name)",
+                                                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    }
+}

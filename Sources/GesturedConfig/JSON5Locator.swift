@@ -78,7 +78,7 @@ struct JSON5Locator {
             try number(path: path)
         default:
             let start = i
-            guard isIdentifierStart(c) else { throw error("expected a value, found \(found())", path: path) }
+            guard keyCharacter(first: true) != nil else { throw error("expected a value, found \(found())", path: path) }
             let word = identifier()
             if word != "true" && word != "false" && word != "null" {
                 throw error("expected a value, found '\(word)' (strings need quotes)", path: path, at: start)
@@ -101,7 +101,7 @@ struct JSON5Locator {
             let key: String
             if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
                 key = try string(path: path)
-            } else if isIdentifierStart(c) {
+            } else if keyCharacter(first: true) != nil {
                 key = identifier()
                 if peek() == UInt8(ascii: "\\") {
                     throw error("escape sequences are not allowed in unquoted keys; put the key in quotes",
@@ -192,9 +192,12 @@ struct JSON5Locator {
             case 0x0D: if peek() == 0x0A { i += 1 }
             case UInt8(ascii: "x"):
                 guard let v = hexDigits(2) else { throw error("invalid \\x escape: expected 2 hex digits", path: path, at: escape) }
+                // JSONDecoder refuses an escaped NUL (\x00, \u0000), as it refuses \0.
+                guard v != 0 else { throw error("invalid escape sequence: a NUL character (\\x00) is not allowed", path: path, at: escape) }
                 out.append(contentsOf: Array(String(Unicode.Scalar(UInt8(v))).utf8))
             case UInt8(ascii: "u"):
                 guard let unit = hexDigits(4) else { throw error("invalid \\u escape: expected 4 hex digits", path: path, at: escape) }
+                guard unit != 0 else { throw error("invalid escape sequence: a NUL character (\\u0000) is not allowed", path: path, at: escape) }
                 var scalarValue = unit
                 if (0xD800...0xDBFF).contains(unit) {
                     guard peek() == UInt8(ascii: "\\"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "u") else {
@@ -253,16 +256,28 @@ struct JSON5Locator {
             exponent = [UInt8(ascii: "e")] + exponent + e
         }
         try endOfNumber(start, path: path)
+        // JSONDecoder (swift-foundation, Swift 6.3) cannot read an unsigned zero with a one-digit
+        // exponent, `0e5` or `0E9` (it reads `0e0`, `0e10`, `-0e5`, `0.0e5`), and says so without a
+        // place: refuse it here, where the error can say where.
+        if i - start == 3, bytes[start] == UInt8(ascii: "0"), bytes[start + 1] | 0x20 == UInt8(ascii: "e"),
+           (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(bytes[start + 2]) {
+            throw error("invalid number: JSONDecoder cannot read a zero with a one-digit exponent; write 0", path: path, at: start)
+        }
         let text = String(decoding: (integer.isEmpty ? [UInt8(ascii: "0")] : integer) + [UInt8(ascii: ".")]
                                     + (fraction.isEmpty ? [UInt8(ascii: "0")] : fraction) + exponent, as: UTF8.self)
         guard let v = Double(text), v.isFinite else {
             throw error("number is out of range", path: path, at: start)
         }
+        // Too small as well: JSONDecoder refuses a number whose digits are not all zero but that
+        // rounds to zero (below 4.9e-324, `1e-400`), where `Double` gives 0.
+        if v == 0, (integer + fraction).contains(where: { $0 != UInt8(ascii: "0") }) {
+            throw error("number is out of range (too close to zero)", path: path, at: start)
+        }
     }
 
     /// A number must not run into letters or digits ("12px", "0x1g", "1.2.3").
     private func endOfNumber(_ start: Int, path: String) throws(JSON5SyntaxError) {
-        if let c = peek(), isIdentifierPart(c) || c == UInt8(ascii: ".") {
+        if let c = peek(), isIdentifierPart(c) || c >= 0x80 || c == UInt8(ascii: ".") {
             throw error("invalid number", path: path, at: start)
         }
     }
@@ -275,8 +290,30 @@ struct JSON5Locator {
 
     private mutating func identifier() -> String {
         let start = i
-        while let c = peek(), isIdentifierPart(c) { i += 1 }
+        while let length = keyCharacter(first: i == start) { i += length }
         return String(decoding: bytes[start..<i], as: UTF8.self)
+    }
+
+    /// The length in bytes of the unquoted key's character at the cursor, as `JSONDecoder`'s
+    /// JSON5 scanner reads keys; nil when it cannot be one (there: `first`, the key's start).
+    /// Beyond ASCII, a key begins with a letter (`Lu`, `Ll`, `Lt`, `Lm`, `Lo`, `Nl`) and goes on
+    /// with letters, marks (`Mn`, `Mc`), decimal digits (`Nd`), connector punctuation (`Pc`),
+    /// ZWNJ and ZWJ: anything else (a no-break space, a symbol) ends it, as in the decoder.
+    private func keyCharacter(first: Bool) -> Int? {
+        guard let c = peek() else { return nil }
+        if c < 0x80 { return (first ? isIdentifierStart(c) : isIdentifierPart(c)) ? 1 : nil }
+        var iterator = bytes[i...].makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }
+        let length = UTF8.width(scalar)
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .letterNumber:
+            return length
+        case .nonspacingMark, .spacingMark, .decimalNumber, .connectorPunctuation:
+            return first ? nil : length
+        default:
+            return !first && (scalar.value == 0x200C || scalar.value == 0x200D) ? length : nil
+        }
     }
 
     /// Skips white space and comments.
@@ -334,9 +371,10 @@ struct JSON5Locator {
         }
     }
 
+    /// An ASCII character that may begin an unquoted key (`keyCharacter` reads the others).
     private func isIdentifierStart(_ c: UInt8) -> Bool {
         (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z")
-            || c == UInt8(ascii: "$") || c == UInt8(ascii: "_") || c >= 0x80
+            || c == UInt8(ascii: "$") || c == UInt8(ascii: "_")
     }
 
     private func isIdentifierPart(_ c: UInt8) -> Bool {

@@ -47,8 +47,15 @@ indirect enum JSONValue: Decodable, Equatable {
     static func decode(_ bytes: [UInt8]) throws -> JSONValue {
         let decoder = JSONDecoder()
         decoder.allowsJSON5 = true
-        return try decoder.decode(JSONValue.self, from: Data(bytes))
+        return try decoder.decode(JSONValue.self, from: Data(decoderInput(bytes)))
     }
+
+    /// What the decoder is given: the text and a line break. JSONDecoder (swift-foundation, Swift
+    /// 6.3) reads a number that ends the text on past the end of its buffer when it converts it,
+    /// and traps (`JSON5Scanner.validateNumber`) when digits happen to lie there: a file holding a
+    /// long number only could stop the daemon, depending on the heap. Trailing white space ends
+    /// the number inside the buffer and changes nothing else (the locator has checked the text).
+    static func decoderInput(_ bytes: [UInt8]) -> [UInt8] { bytes + [UInt8(ascii: "\n")] }
 
     /// "a string", "an object": for "expected …, found …" messages.
     var kindDescription: String {

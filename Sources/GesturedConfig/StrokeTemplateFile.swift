@@ -139,6 +139,15 @@ extension DocumentReader {
             return nil
         }
         guard let name else { return nil }
-        return StrokeTemplate(name: name, points: points)
+        let template = StrokeTemplate(name: name, points: points)
+        // The matcher measures the path with squared distances: coordinates near the ends of a
+        // Double (1e308, 1e-200) overflow or vanish there, and it would drop the template without
+        // a word; say so here instead.
+        guard StrokeMatcher(templates: [template]).templateCount == 1 else {
+            report("the path cannot be measured: its coordinates are too large or too small (keep them within ±1e150 and apart by more than 1e-150)",
+                   at: pointsNode.path)
+            return nil
+        }
+        return template
     }
 }

@@ -36,6 +36,23 @@ import Testing
             ])
     }
 
+    /// Found by the strokes fuzz target: a template with a point at 1e308 loaded, and the matcher
+    /// dropped it without a word (its squared distances overflow), so the gesture could never
+    /// match it. Points 1e-200 apart vanish the same way. Both are errors at the points now.
+    @Test func templateWhosePathCannotBeMeasured() {
+        let message = "the path cannot be measured: its coordinates are too large or too small (keep them within ±1e150 and apart by more than 1e-150)"
+        #expect(diagnostics("""
+            { views: [{ id: "v", gestures: [{ id: "s", type: "stroke",
+                templates: [{ name: "far", points: [[35, 20], [30, 15], [1e308, 0]] }, { name: "near", points: [[0, 0], [1e-200, 0]] }] }] }] }
+            """) == [
+                "test.json5:2:40: views[0].gestures[0].templates[0].points: " + message,
+                "test.json5:2:100: views[0].gestures[0].templates[1].points: " + message,
+            ])
+        #expect(diagnostics("""
+            { views: [{ id: "v", gestures: [{ id: "s", type: "stroke", templates: [{ name: "wide", points: [[0, 0], [1e150, 0]] }] }] }] }
+            """) == [])
+    }
+
     @Test func missingTemplatesAndBadKeys() {
         #expect(diagnostics("{ views: [{ id: 'v', gestures: [{ id: 's', type: 'stroke', minimumScore: 1.5, templates: [] }] }] }") == [
             "test.json5:1:74: views[0].gestures[0].minimumScore: must be between 0 and 1, found 1.5",

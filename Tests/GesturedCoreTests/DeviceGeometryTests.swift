@@ -37,6 +37,18 @@ struct DeviceGeometryTests {
         #expect(map(1000, 500, calibration: [0.5, 0, 0.25, 0, 1, 0]) == Point(x: 600, y: 200))
     }
 
+    /// Found by the pipeline fuzz target: `maximum - minimum` in `Int32` trapped for a device whose
+    /// axis spans every `Int32` (a broken or hostile device), when the configuration sets no
+    /// screen size; an empty or inverted range implied a zero or negative screen.
+    @Test func theWidestAxesImplyTheirSizeAndEmptyOnesTheFallback() {
+        let widest = AxisInfo(minimum: .min, maximum: .max, resolution: 1)
+        let s = DeviceGeometry.impliedScreen(x: widest, y: widest, rotation: .none)
+        #expect(s.width == 4_294_967_295 * DeviceGeometry.pointsPerMillimetre && s.height == s.width)
+        let inverted = AxisInfo(minimum: 10, maximum: -10, resolution: 1), empty = AxisInfo(minimum: 5, maximum: 5, resolution: 1)
+        #expect(DeviceGeometry.impliedScreen(x: inverted, y: Self.axis, rotation: .none) == DeviceGeometry.fallbackScreen)
+        #expect(DeviceGeometry.impliedScreen(x: widest, y: empty, rotation: .quarter) == DeviceGeometry.fallbackScreen)
+    }
+
     @Test func impliedScreenUsesResolutionAndRotation() {
         let x = AxisInfo(minimum: 0, maximum: 2540, resolution: 10)   // 254 mm = 10 in = 1600 pt
         let y = AxisInfo(minimum: 0, maximum: 1270, resolution: 10)   // 5 in = 800 pt

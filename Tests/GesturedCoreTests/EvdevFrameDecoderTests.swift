@@ -32,6 +32,22 @@ struct EvdevFrameDecoderTests {
     static let MX = EventCode.ABS_MT_POSITION_X, MY = EventCode.ABS_MT_POSITION_Y
     static let REPORT = EventCode.SYN_REPORT
 
+    /// Found with the evemu fuzz target's harness (a description written by hand, replayed through
+    /// it): a slot axis up to 2147483646 made the decoder allocate a slot per value, which cannot
+    /// succeed; `gestured replay` of such a recording died out of memory.
+    @Test func aDescriptionWithTwoBillionSlotsIsDecodedWithTheMaximum() throws {
+        var device = Self.touchscreen
+        device.slotCount = 2_147_483_647
+        let decoder = try EvdevFrameDecoder(device: device)
+        #expect(decoder.slotCount == EvdevFrameDecoder.maximumSlots)
+        #expect(try Self.run(device, [
+            (0, Self.ABS, EventCode.ABS_MT_SLOT, 255), (0, Self.ABS, EventCode.ABS_MT_TRACKING_ID, 1),
+            (0, Self.ABS, EventCode.ABS_MT_POSITION_X, 10), (0, Self.ABS, EventCode.ABS_MT_POSITION_Y, 20),
+            (0, Self.ABS, EventCode.ABS_MT_SLOT, 256), (0, Self.ABS, EventCode.ABS_MT_TRACKING_ID, 2),
+            (0, Self.SYN, EventCode.SYN_REPORT, 0),
+        ]) == ["0 255:began@10,20", "! \(EvdevFrameDecoder.Anomaly.slotOutOfRange)×1"])
+    }
+
     @Test func protocolBDownMoveUp() throws {
         let lines = try Self.run(Self.touchscreen, [
             (0, Self.ABS, Self.SLOT, 0), (0, Self.ABS, Self.TID, 7), (0, Self.ABS, Self.MX, 100), (0, Self.ABS, Self.MY, 200),

@@ -39,6 +39,16 @@ struct EvdevProtocolTests {
         #expect(try T.run(Self.protocolA, events) == ["0 0:began@0,0", "10 0:ended@0,0 1:began@900,900"])
     }
 
+    /// Found by the pipeline fuzz target: on a protocol A device whose axes span every Int32 (a
+    /// broken or hostile one), a contact at one end and the previous frame's at the other differ
+    /// by more than Int32 holds, and the distance trapped. It is the widest jump: a new touch.
+    @Test func protocolAJumpAcrossTheWidestAxisIsALiftAndANewTouch() throws {
+        let widest = DeviceDescription(sysname: "event2", name: "protocol A", mtX: AxisInfo(minimum: .min, maximum: .max),
+                                       mtY: AxisInfo(minimum: .min, maximum: .max))
+        let events = Self.contact(0, .min, 0) + Self.report(0) + Self.contact(10, .max, 0) + Self.report(10)
+        #expect(try T.run(widest, events) == ["0 0:began@-2147483648,0", "10 0:ended@-2147483648,0 1:began@2147483647,0"])
+    }
+
     /// Protocol A devices that send ABS_MT_TRACKING_ID are matched by it, whatever the distance.
     @Test func protocolAWithTrackingIDs() throws {
         let events: [(Int64, UInt16, UInt16, Int32)] = [

@@ -61,7 +61,7 @@ import Testing
         for number in 11...30 { try cycle(number) }
         #expect(descriptors > 0 && Self.descriptorCount(pid) == descriptors, "\(Self.descriptors(pid))")
         let growth = Self.residentKiB(pid) - memory
-        #expect(memory > 0 && growth < 1024, "resident memory grew by \(growth) KiB over 20 cycles")
+        #expect(memory > 0 && (growth < 1024 || TestEnvironment.addressSanitized), "resident memory grew by \(growth) KiB over 20 cycles")
         #expect(!bed.log.contains("<3>"), "\(bed.log)")
         #expect(try bed.quit() == "ok exit exit status 0")
     }

@@ -13,6 +13,11 @@ public enum TestEnvironment {
         return components.joined(separator: "/")
     }
 
+    /// Whether this process is built with AddressSanitizer (`make test-sanitize`): then so are the
+    /// daemon and tools the tests start, and their resident memory says nothing about leaks (the
+    /// sanitizer's shadow memory, redzones and quarantine), so memory-growth checks do not apply.
+    public static let addressSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+
     /// The repository's own recordings.
     public static var recordings: String { packageRoot + "/Tests/Fixtures/recordings" }
 

@@ -8,6 +8,10 @@
 /// whole process of any executable that links this target, and forward to glibc's `__libc_*`.
 uint64_t bench_thread_allocations(void);
 
+/// 1 when the wrappers count; 0 in a build with AddressSanitizer, which owns malloc & co (the
+/// counts then stay 0).
+int bench_counts_allocations(void);
+
 /// While on, the calling thread's next `malloc` traps (SIGILL), so that a crash backtrace names
 /// who allocates (`gestured-bench alloc-trace`).
 void bench_trap_allocations(int on);

@@ -67,8 +67,9 @@ extension EvdevFrameDecoder {
         var pairs: [(distance: Double, contact: Int, slot: Int)] = []
         for (i, contact) in contacts.enumerated() where contact.trackingID == nil {
             for s in slots.indices where !taken[s] && slots[s].trackingID >= 0 && matcher.sourceIDs[s] == nil {
-                let dx = Double(contact.position.x - slots[s].position.x) / xSpan
-                let dy = Double(contact.position.y - slots[s].position.y) / ySpan
+                // In Double: two positions of an axis as wide as Int32 differ by more than it holds.
+                let dx = (Double(contact.position.x) - Double(slots[s].position.x)) / xSpan
+                let dy = (Double(contact.position.y) - Double(slots[s].position.y)) / ySpan
                 let d = dx * dx + dy * dy
                 if d <= ContactMatcher.maximumJump * ContactMatcher.maximumJump * 2 { pairs.append((d, i, s)) }
             }

@@ -30,10 +30,14 @@ public struct DeviceGeometry: Hashable, Sendable {
 
     /// The screen size a device implies when the config gives none: its physical size in points
     /// when it reports a resolution, else `fallbackScreen`. Rotation by 90/270 swaps the sides.
+    /// The ranges are whatever the device reports: spans are taken in `Double` (an axis from
+    /// `Int32.min` to `Int32.max` is 2³² − 1 units), and ranges that imply no positive size
+    /// (empty or inverted) give `fallbackScreen` too.
     public static func impliedScreen(x: AxisInfo, y: AxisInfo, rotation: Rotation) -> Size {
         guard x.resolution > 0, y.resolution > 0 else { return fallbackScreen }
-        let width = Double(x.maximum - x.minimum) / Double(x.resolution) * pointsPerMillimetre
-        let height = Double(y.maximum - y.minimum) / Double(y.resolution) * pointsPerMillimetre
+        let width = (Double(x.maximum) - Double(x.minimum)) / Double(x.resolution) * pointsPerMillimetre
+        let height = (Double(y.maximum) - Double(y.minimum)) / Double(y.resolution) * pointsPerMillimetre
+        guard width > 0, height > 0 else { return fallbackScreen }
         switch rotation {
         case .none, .half: return Size(width: width, height: height)
         case .quarter, .threeQuarters: return Size(width: height, height: width)

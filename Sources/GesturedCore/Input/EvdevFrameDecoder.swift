@@ -95,6 +95,11 @@ public struct EvdevFrameDecoder: Sendable {
     /// Virtual slots for protocol A devices: contacts beyond them are ignored.
     public static let protocolASlots = 16
 
+    /// The most slots a protocol-B device is decoded with; its higher slots are out of range
+    /// (`slotOutOfRange`). Touch panels have 2 to 60; the bound is for descriptions nobody
+    /// checked (an evemu recording's `A: 2f 0 2147483646 …` made the decoder allocate 2^31 slots).
+    public static let maximumSlots = 256
+
     /// `ABS_MT_TOOL_TYPE` values (`MT_TOOL_*`).
     enum Tool: Sendable { case finger, pen, palm }
 
@@ -133,7 +138,7 @@ public struct EvdevFrameDecoder: Sendable {
         let singleTouch: (AxisInfo, AxisInfo)? = if let x = device.x, let y = device.y { (x, y) } else { nil }
         if !device.isFakeMultitouch, let x = device.mtX, let y = device.mtY {
             if device.slotCount > 0 && device.hasTrackingID {
-                mode = .slots(device.slotCount)
+                mode = .slots(min(device.slotCount, Self.maximumSlots))
                 (xAxis, yAxis) = (x, y)
             } else if device.slotCount > 0 {
                 guard let (x, y) = singleTouch else { throw .slotsWithoutTrackingID }

@@ -92,6 +92,9 @@ extension Replay {
             pipeline.removeDevice(id, now: lastTime, into: &batch)
         }
 
+        /// The earliest pending deadline, as the daemon's timer would be armed.
+        public var nextDeadline: Instant? { pipeline.nextDeadline }
+
         /// Fires the earliest pending deadline at its instant, as the daemon's timer would; false
         /// when none is pending.
         public mutating func fireNextDeadline() -> Bool {
