@@ -66,7 +66,7 @@ let package = Package(
         // ten-finger stream with clients churning, reloads and a replug. Never installed.
         .executableTarget(name: "gestured-vm-soak",
                           dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore", "CEvdev"],
-                          path: "Tests/VMSoak"),
+                          path: "Tests/VMSoak", exclude: ["soak-vm"]),
         // Across modules: replay goldens with the built-in configuration, the command line, and
         // the daemon's parts (`@testable import gestured`) in the test's own process.
         .testTarget(name: "GesturedTests",

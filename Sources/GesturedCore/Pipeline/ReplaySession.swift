@@ -77,6 +77,14 @@ extension Replay {
             pipeline.handle(event, from: id, into: &batch)
         }
 
+        /// Feeds events of recording `k` (a frame, as `play` does) as one step, as a read of
+        /// them is in the daemon.
+        public mutating func handle(_ events: ArraySlice<RawEvent>, of k: Int) {
+            for event in events where event.time > lastTime { lastTime = event.time }
+            guard let id = ids[k] else { batch.removeAll(); return }
+            pipeline.handle(events, from: id, into: &batch)
+        }
+
         /// The end of recording `k`: at `time` (its last event's) the touches still down are
         /// cancelled, and so are the gestures they drive, as when a device goes; the device
         /// itself stays until the pending deadlines have fired (`finish`), as in the daemon,
@@ -134,12 +142,12 @@ extension Replay {
             for k in streams.indices { try streams[k].fill { () throws(Failure) in try next(k) } }
             while let k = Self.earliestFrame(of: streams) {
                 let end = streams[k].frameEnd!
-                for i in streams[k].start..<end {
-                    let event = streams[k].events[i]
-                    if event.isFrameEnd { fireDeadlines(through: event.time, each) }
-                    handle(event, of: k)
-                    deliver(each)
-                }
+                let frame = streams[k].events[streams[k].start..<end]
+                // A frame is one step, as one read of it is in the daemon (a step per event cost
+                // a sixth of the replay); the deadlines due by its end fire before it.
+                if frame.last!.isFrameEnd { fireDeadlines(through: frame.last!.time, each) }
+                handle(frame, of: k)
+                deliver(each)
                 let last = streams[k].events[end - 1].time
                 streams[k].start = end
                 try streams[k].fill { () throws(Failure) in try next(k) }
