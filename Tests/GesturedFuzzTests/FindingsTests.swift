@@ -94,3 +94,13 @@ extension FindingsTests {
         try Self.replay(.requests, "glob-backtracking-timeout")
     }
 }
+
+extension FindingsTests {
+    /// A comment, then a line `0`: the number ends the text, and the harness's own reference
+    /// decoder (not the loader, which already adds a line break) was handed the bare text and
+    /// trapped in JSONDecoder, as `a-long-number-at-the-end-of-the-text` did in the loader. What
+    /// lies past the buffer is the heap's chance: this replay alone passed before the fix too.
+    @Test func strokesAReferenceDecoderGivenANumberAtTheEnd() throws {
+        try Self.replay(.strokes, "a-number-at-the-end-for-the-reference-decoder")
+    }
+}
