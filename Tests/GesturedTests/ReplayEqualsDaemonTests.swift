@@ -166,8 +166,8 @@ import Testing
         }
     }
 
-    /// Replay's stepping: event by event, each deadline a step of its own before the frame at or
-    /// after it, interludes at the same instants.
+    /// Replay's stepping (`Replay.Session.play`): frame by frame, each deadline a step of its own
+    /// before the frame at or after it, interludes at the same instants.
     static func replay(_ frames: [Frame], configuration: Configuration) throws -> Decisions {
         var pipeline = try GesturePipeline(configuration: configuration, sizes: [Size(width: 1000, height: 1000)])
         let device = try pipeline.addDevice(panel, rule: configuration.devices.first)
@@ -180,10 +180,8 @@ import Testing
             }
         }
         for frame in frames {
-            for event in frame.events {
-                if event.type == EventCode.EV_SYN { fire(through: event.time) }
-                pipeline.handle(event, from: device, into: &batch); decisions.take(batch)
-            }
+            fire(through: frame.events.last!.time)
+            pipeline.handle(frame.events, from: device, into: &batch); decisions.take(batch)
             let now = after(frame)
             switch frame.interlude {
             case .none: break
