@@ -68,4 +68,16 @@ struct CheckerTests {
         #expect(throws: Violation.self) { try ledger.checkSettled("end") }
         #expect(throws: Violation.self) { try ledger.take(.gesture(began)) }
     }
+
+    @Test func linesThatGoBackInTimeAreCaught() throws {
+        var ledger = OutputLedger(monotonic: true)
+        let label = GestureLabel(type: "pan", name: "drag", view: "root")
+        let sample = GestureSample(touches: 1, location: .zero, device: "event0", values: .pan(translation: .zero, velocity: .zero))
+        try ledger.take(.gesture(GestureEvent(label: label, state: .began, time: Instant(microseconds: 2_000), sample: sample,
+                                              viewLocation: .zero)))
+        #expect(throws: Violation.self) {
+            try ledger.take(.gesture(GestureEvent(label: label, state: .changed, time: Instant(microseconds: 1_000),
+                                                  sample: sample, viewLocation: .zero)))
+        }
+    }
 }

@@ -104,3 +104,13 @@ extension FindingsTests {
         try Self.replay(.strokes, "a-number-at-the-end-for-the-reference-decoder")
     }
 }
+
+extension FindingsTests {
+    /// A long press whose deadline was pending when a `SYN_DROPPED` came: one step fired the
+    /// deadline (the press began and claimed the touch, its cancel stamped then) and the resync
+    /// cancelled the press later, so the batch held lines of both instants before the clone's
+    /// touches of both. The ledger took that for time going backwards; each stream is in order.
+    @Test func pipelineADeadlineAndASynDroppedInOneStep() throws {
+        try Self.replay(.pipeline, "a-deadline-and-a-syn-dropped-in-one-step")
+    }
+}

@@ -10,7 +10,10 @@ import GesturedCore
 ///   `up`), then exactly one `up`, in a slot no other live touch holds, with a tracking id no
 ///   other live touch of the clone has;
 /// - every number is finite (the encoder prints a non-finite one as 0, which would hide it);
-/// - with `monotonic`, times never go backwards.
+/// - with `monotonic`, times never go backwards within a stream: the clients' lines, and each
+///   clone's touches. Not across them: one step may fire a deadline and then handle a frame (a
+///   read that comes after a deadline the timer has not fired yet, or a `SYN_DROPPED`), and its
+///   batch holds the lines of both instants before the touches of both.
 /// `checkSettled` then says nothing is running, down or held.
 public struct OutputLedger {
     struct Running { var type: String }
@@ -23,7 +26,9 @@ public struct OutputLedger {
     private var touches: [UInt64: LiveTouch] = [:]
     private var lastTouchID: UInt64 = 0
     private var clones: [Int: Clone] = [:]
-    private var lastTime: Instant?
+    /// The latest time seen per stream: `lines` for the clients' lines, a clone's device index.
+    private var lastTimes: [Int: Instant] = [:]
+    private static let lines = -1
     private let monotonic: Bool
     public private(set) var gestureCount = 0
     public private(set) var forwardedCount = 0
@@ -32,11 +37,12 @@ public struct OutputLedger {
 
     static let discrete: Set<String> = ["tap", "swipe", "stroke"]
 
-    private mutating func check(time: Instant, _ what: @autoclosure () -> String) throws(Violation) {
-        if monotonic, let last = lastTime {
+    private mutating func check(time: Instant, stream: Int = Self.lines,
+                                _ what: @autoclosure () -> String) throws(Violation) {
+        if monotonic, let last = lastTimes[stream] {
             try require(time >= last, "time went backwards from \(last) to \(time): \(what())")
         }
-        lastTime = max(lastTime ?? time, time)
+        lastTimes[stream] = max(lastTimes[stream] ?? time, time)
     }
 
     public mutating func take(_ output: GesturePipeline.Output) throws(Violation) {
@@ -121,7 +127,7 @@ public struct OutputLedger {
     public mutating func take(_ f: ForwardedTouch) throws(Violation) {
         forwardedCount += 1
         let what = "forward \(f.kind) \(f.touch) device \(f.device.value) slot \(f.slot) at \(f.time)"
-        try check(time: f.time, what)
+        try check(time: f.time, stream: f.device.value, what)
         var clone = clones[f.device.value] ?? Clone()
         defer { clones[f.device.value] = clone }
         let id = f.touch.value
