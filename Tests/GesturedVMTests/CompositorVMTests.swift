@@ -123,11 +123,7 @@ struct CompositorVMTests {
         #expect(sorted.count == latencyTaps && sorted.first.map { $0 >= 0 } == true, "\(sorted)")
         let report = "pass-through latency panel kernel stamp → down read from \(application) over \(sorted.count) taps (TCG guest): "
             + "median=\(VMTests.milliseconds(percentile(sorted, 0.5))) ms p99=\(VMTests.milliseconds(percentile(sorted, 0.99))) ms"
-        print(report)
-        if let results = VMGuest.results {
-            let old = (try? readTextFile(path: results + "/latency.txt")) ?? ""
-            try? TestEnvironment.writeFile(path: results + "/latency.txt", old + report + "\n")
-        }
+        VMTests.keep(latencyReport: report)
     }
 }
 

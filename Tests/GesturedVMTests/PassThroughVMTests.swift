@@ -296,11 +296,7 @@ struct PassThroughVMTests {
         #expect(sorted.first.map { $0 >= 0 } == true)
         let report = "pass-through latency panel kernel stamp → clone kernel stamp over \(taps) downs (TCG guest): "
             + "median=\(VMTests.milliseconds(percentile(sorted, 0.5))) ms p99=\(VMTests.milliseconds(percentile(sorted, 0.99))) ms"
-        print(report)
-        if let results = VMGuest.results {
-            let old = (try? readTextFile(path: results + "/latency.txt")) ?? ""
-            try? TestEnvironment.writeFile(path: results + "/latency.txt", old + report + "\n")
-        }
+        VMTests.keep(latencyReport: report)
         try setup.daemon.stop()
     }
 }

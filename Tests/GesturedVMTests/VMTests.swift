@@ -283,9 +283,17 @@ struct VMTests {
         let report = "latency kernel timestamp → client receipt over \(sorted.count) lines (\(taps) taps, TCG guest): "
             + "p50=\(Self.milliseconds(percentile(sorted, 0.5))) ms p99=\(Self.milliseconds(percentile(sorted, 0.99))) ms "
             + "max=\(Self.milliseconds(sorted.last ?? 0)) ms"
-        print(report)
-        if let results = VMGuest.results { try? TestEnvironment.writeFile(path: results + "/latency.txt", report + "\n") }
+        Self.keep(latencyReport: report)
         try daemon.stop()
+    }
+
+    /// Prints a latency report and adds it to the results folder's latency.txt, which
+    /// `gestured-vm` prints after the run (every suite's reports, in the order they came).
+    static func keep(latencyReport report: String) {
+        print(report)
+        guard let results = VMGuest.results else { return }
+        let old = (try? readTextFile(path: results + "/latency.txt")) ?? ""
+        try? TestEnvironment.writeFile(path: results + "/latency.txt", old + report + "\n")
     }
 
     /// Microseconds as milliseconds with two decimals.
