@@ -76,10 +76,12 @@ public final class Poller: EventPolling {
     public func wait(timeout: Int32, into ready: inout [PollResult]) throws(SystemError) {
         ready.removeAll(keepingCapacity: true)
         let count: Int32
-        do {
+        // `do throws(…)`: Swift 6.0 infers `any Error` for the catch of a plain `do`.
+        do throws(SystemError) {
             count = try syscall("epoll_wait", onInterrupt: .fail) {
                 buffer.withUnsafeMutableBufferPointer { events in
-                    epoll_wait(descriptor.rawValue, events.baseAddress, Int32(events.count), timeout)
+                    // The buffer is never empty (init); glibc 2.41 declares the pointer non-null.
+                    epoll_wait(descriptor.rawValue, events.baseAddress!, Int32(events.count), timeout)
                 }
             }
         } catch where error.errno == .interrupted {

@@ -243,7 +243,7 @@ enum ReferenceLineEncoder {
     /// A number's text, written right to left into a fixed buffer on the stack and appended to
     /// the line in one copy (appending digit by digit cost a capacity and uniqueness check each).
     struct NumberText {
-        private var bytes = InlineArray<48, UInt8>(repeating: 0)
+        private var bytes = [UInt8](repeating: 0, count: 48)
         private var start = 48
 
         mutating func prepend(_ byte: UInt8) {
@@ -263,7 +263,7 @@ enum ReferenceLineEncoder {
         }
 
         func append(to out: inout [UInt8]) {
-            bytes.span.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start...])) }
+            out.append(contentsOf: bytes[start...])
         }
     }
 

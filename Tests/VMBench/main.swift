@@ -65,8 +65,10 @@ while let argument = arguments.popFirst() {
         for (index, frame) in BenchStream.tenFingers(frames: options.frames).enumerated() {
             let time = 1_000_000 + index * interval
             let stamp = "\(time / 1_000_000)." + String(String(time % 1_000_000 + 1_000_000).dropFirst())
-            for event in frame + [(EventCode.EV_SYN, EventCode.SYN_REPORT, 0)] {
-                out += "E: \(stamp) " + hex(event.type) + " " + hex(event.code) + " \(event.value)\n"
+            let report: BenchStream.Event = (EventCode.EV_SYN, EventCode.SYN_REPORT, 0)
+            for event in frame + [report] {
+                let fields: String = hex(event.type) + " " + hex(event.code)
+                out += "E: \(stamp) \(fields) \(event.value)\n"
             }
         }
         do { try TestEnvironment.writeFile(path: path, out) } catch { fail("\(error)") }

@@ -216,7 +216,13 @@ public enum LineEncoder {
 
     /// Appends what `body` writes through a `LineWriter`, given `room` bytes of `out`'s spare
     /// capacity (the writer traps rather than write past them).
+    ///
+    /// Swift 6.2 and later write straight into the spare capacity (an output span). Swift 6.0
+    /// (Debian 13's swiftlang) has no public way to, so there the room is appended as zeros and
+    /// what the line left unused is removed: the same bytes, and no allocation once `out` has
+    /// grown to its working size, at the cost of clearing the room first.
     static func write(format: LineFormat, room: Int, into out: inout [UInt8], _ body: (inout LineWriter) -> Void) {
+        #if compiler(>=6.2)
         out.append(addingCapacity: room) { span in
             span.withUnsafeMutableBufferPointer { buffer, initialized in
                 var writer = LineWriter(buffer, start: initialized, format: format)
@@ -224,6 +230,16 @@ public enum LineEncoder {
                 initialized = writer.count
             }
         }
+        #else
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: room))
+        let used = out.withUnsafeMutableBufferPointer { all in
+            var writer = LineWriter(UnsafeMutableBufferPointer(rebasing: all[start...]), start: 0, format: format)
+            body(&writer)
+            return writer.count
+        }
+        out.removeLast(room - used)
+        #endif
     }
 
     /// Writes one line field by field at a cursor: text `kind positional… key=value…\n`, or

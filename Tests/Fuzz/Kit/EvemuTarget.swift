@@ -49,10 +49,14 @@ public enum EvemuTarget {
                 end += 1
             }
             let piece = Array(bytes[start..<end])
-            do {
-                events += try piece.withUnsafeBufferPointer { buffer throws(EvemuParseError) in try parser.parse(buffer) }
-            } catch {
-                return .failure(error)
+            // The error comes out through a Result: Swift 6.0's withUnsafeBufferPointer rethrows
+            // `any Error`, not the closure's typed error.
+            let parsed = piece.withUnsafeBufferPointer { buffer -> Result<[RawEvent], EvemuParseError> in
+                do throws(EvemuParseError) { return .success(try parser.parse(buffer)) } catch { return .failure(error) }
+            }
+            switch parsed {
+            case .success(let more): events += more
+            case .failure(let error): return .failure(error)
             }
             start = end
         }
