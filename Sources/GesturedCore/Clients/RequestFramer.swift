@@ -36,6 +36,9 @@ public struct RequestFramer: Sendable {
         }
     }
 
+    /// Whether a complete line (or overflow report) waits for `next()`.
+    public var hasNext: Bool { nextItem < items.count }
+
     /// The next complete line (or overflow report), in order.
     public mutating func next() -> Item? {
         guard nextItem < items.count else { return nil }
