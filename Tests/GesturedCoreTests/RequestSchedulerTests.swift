@@ -98,3 +98,20 @@ struct ConnectionLogTests {
         #expect(log.summaries(now: Instant(microseconds: 30_000_000)) == ["other uids: 3 connections in 1 s, 2 not logged"])
     }
 }
+
+extension RequestSchedulerTests {
+    /// Long lines are served by their bytes: one 1,000-byte filter a turn, 16 KiB of work and one
+    /// line more a wakeup, so a flood of them delays another client's `ping` by one line per
+    /// connection.
+    @Test func longLinesAreServedOneATurnAndSixteenKiBAWakeup() {
+        var scheduler = RequestScheduler<Int>()
+        let filter = "filter view=" + String(repeating: "[", count: 988)   // 1,000 bytes
+        for client in 0..<20 { scheduler.received(Self.lines(4, filter), from: client, now: .zero) }
+        scheduler.received(Self.lines(1), from: 20, now: .zero)
+        let first = scheduler.turns(now: .zero)
+        #expect(first.map(\.items.count) == Array(repeating: 1, count: 16))   // 16 × 1,064 ≤ 16 KiB + a line
+        let second = scheduler.turns(now: .zero)
+        #expect(second.map(\.client) == Array(16...20) + Array(0..<12))   // the ping costs 69 units
+        #expect(second.map(\.items.count) == Array(repeating: 1, count: 17))
+    }
+}

@@ -5,12 +5,13 @@
 /// The loop reads a client (at most `RequestLimits.bytesPerRead`) only while none of its lines wait
 /// here (`isWaiting`): a client that sends faster than it is served is not read, its socket
 /// fills, and its writes block in its own process, not in the daemon. Each wakeup, `turns` takes
-/// up to `linesPerTurn` lines of each waiting client in arrival order, and no more than
-/// `linesPerWakeup` in all; a client with lines left goes to the back of the queue. So a wakeup
-/// costs at most `linesPerWakeup` request lines of at most `ClientRequest.maximumLength` bytes
-/// each, every one linear to parse (a filter's glob included), and another client's `ping` waits
-/// for at most one turn of each client ahead of it (swift-nio's `maxMessagesPerRead`; sd-event's
-/// per-source rate limit).
+/// lines of each waiting client in arrival order, up to `linesPerTurn` lines and `unitsPerTurn`
+/// units of work (a line costs its bytes plus `lineCost`; the first line of a turn is always
+/// taken), and no more than `linesPerWakeup` lines and `unitsPerWakeup` units in all; a client
+/// with lines left goes to the back of the queue. So a wakeup parses at most `unitsPerWakeup`
+/// bytes and one line more, every line linear to parse (a filter's glob included), and another
+/// client's `ping` waits for at most one turn of each client ahead of it: a line of 1,000 bytes
+/// per flooding connection (swift-nio's `maxMessagesPerRead`; sd-event's per-source rate limit).
 ///
 /// Pure: the caller passes `now` and performs what the turns say.
 public struct RequestScheduler<Client: Hashable & Sendable>: Sendable {
@@ -67,18 +68,21 @@ public struct RequestScheduler<Client: Hashable & Sendable>: Sendable {
     /// and leaves the queue (its other lines are forgotten with `remove`).
     public mutating func turns(now: Instant) -> [Turn] {
         var turns: [Turn] = []
-        var left = limits.linesPerWakeup
+        var left = limits.linesPerWakeup, unitsLeft = limits.unitsPerWakeup
         var visits = order.count - head
-        while left > 0, visits > 0, head < order.count {
+        while left > 0, unitsLeft > 0, visits > 0, head < order.count {
             visits -= 1
             let client = order[head]
             head += 1
             guard var entry = entries[client] else { continue }
             var items: [RequestFramer.Item] = []
             var cost = 0
-            while items.count < min(limits.linesPerTurn, left), let item = entry.framer.next() {
-                items.append(item)
-                cost += RequestLimits.lineCost + (item.byteCount ?? ClientRequest.maximumLength)
+            while items.count < min(limits.linesPerTurn, left), let next = entry.framer.peek() {
+                let units = RequestLimits.lineCost + (next.byteCount ?? ClientRequest.maximumLength)
+                guard items.isEmpty || (cost + units <= limits.unitsPerTurn && units <= unitsLeft) else { break }
+                items.append(entry.framer.next()!)
+                cost += units
+                unitsLeft -= units
             }
             left -= items.count
             let over = !spend(cost, from: &entry, now: now)
@@ -113,12 +117,17 @@ extension RequestFramer.Item {
     }
 }
 
-/// The bounds. Defaults documented in docs/RELIABILITY.md ("Fair loop").
+/// The bounds (docs/RELIABILITY.md, "Hostile clients and configurations").
 public struct RequestLimits: Hashable, Sendable {
     /// Lines one client has served per turn (one turn per wakeup).
     public var linesPerTurn = 8
     /// Lines served per wakeup, across every client.
     public var linesPerWakeup = 64
+    /// Units of work (a line: its bytes and `lineCost`) one client has served per turn: one
+    /// line of 1,000 bytes, or eight short ones.
+    public var unitsPerTurn = 2 << 10
+    /// Units served per wakeup, across every client (and one line more).
+    public var unitsPerWakeup = 16 << 10
     /// Bytes read from one client's socket per wakeup: eight of the longest request lines.
     public var bytesPerRead = 8 * ClientRequest.maximumLength
     /// The work a client may have served: at most `burst` units at once, refilled at `rate`

@@ -2,11 +2,11 @@ import GesturedCore
 import GesturedIO
 import Glibc
 
-/// The client hub's inputs, bounded per wakeup (docs/RELIABILITY.md, "Fair loop"): connections
-/// accepted (at most `acceptsPerWakeup`; the listener stays readable for the rest), bytes read
-/// from a client (at most `RequestLimits.bytesPerRead`, and none while its lines
-/// wait), request lines served (`RequestScheduler`: a few per client per wakeup, round-robin, a
-/// budget over time past which the client is disconnected).
+/// The client hub's inputs, bounded per wakeup (docs/RELIABILITY.md, "Hostile clients and
+/// configurations"): connections accepted (at most `acceptsPerWakeup`; the listener stays
+/// readable for the rest), bytes read from a client (at most `RequestLimits.bytesPerRead`, and
+/// none while its lines wait), request lines served (`RequestScheduler`: a few per client per
+/// wakeup, round-robin, a budget over time past which the client is disconnected).
 extension ClientHub {
     /// Connections accepted per wakeup: a connect/close loop cannot hold the loop in `accept`
     /// (28,810 in one wakeup in the security review).
