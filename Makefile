@@ -235,7 +235,7 @@ SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppre
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 SWIFT_BACKTRACE=enable=no
 test-sanitize: deps
 	$(SWIFT) build --build-tests $(SANITIZE_FLAGS)
-	$(SANITIZE_ENV) $(SWIFT) test --skip-build $(SANITIZE_FLAGS) --skip InstallTests --skip SteadyStateAllocationTests \
+	$(SANITIZE_ENV) $(SWIFT) test --skip-build $(SANITIZE_FLAGS) --skip InstallTests --skip SteadyStateAllocationTests --skip ConfigLoadAllocationGrowthTests \
 		$(SANITIZE_TEST_FLAGS)
 
 ## bench: the performance figures of docs/PERFORMANCE.md (under five minutes). BENCH_FLAGS are

@@ -32,6 +32,8 @@ public struct ViewTree: Sendable {
         public var forwardsTouches: Bool = true
         /// With many children: where each can be hit (`ChildGrid`).
         var childGrid: ChildGrid?
+        /// Its place among its siblings (`children` of its parent, or `roots`), back to front.
+        var position = 0
     }
 
     /// UIKit ignores views whose alpha is below this (`hitTest(_:with:)` documentation).
@@ -45,7 +47,7 @@ public struct ViewTree: Sendable {
     /// Top-level views, back to front.
     public private(set) var roots: [Index] = []
     /// The top-level views' grid over the screen, when there are many.
-    private var rootGrid: ChildGrid?
+    private(set) var rootGrid: ChildGrid?
     public let screen: Size
     private let childGridThreshold: Int
 
@@ -59,7 +61,11 @@ public struct ViewTree: Sendable {
         self.screen = screen
         self.childGridThreshold = childGridThreshold
         let bounds = Rect(x: 0, y: 0, width: screen.width, height: screen.height)
-        for view in views { roots.append(add(view, parent: nil, parentBounds: bounds, depth: 0)) }
+        for view in views {
+            let root = add(view, parent: nil, parentBounds: bounds, depth: 0)
+            nodes[root].position = roots.count
+            roots.append(root)
+        }
         for index in nodes.indices { rebuildGrid(of: index) }
         rebuildRootGrid()
     }
@@ -75,6 +81,7 @@ public struct ViewTree: Sendable {
         let bounds = Rect(x: 0, y: 0, width: frame.size.width, height: frame.size.height)
         for sub in spec.subviews {
             let child = add(sub, parent: index, parentBounds: bounds, depth: depth + 1)
+            nodes[child].position = nodes[index].children.count
             nodes[index].children.append(child)
         }
         return index
