@@ -36,7 +36,8 @@ let package = Package(
                                          "CBenchSupport"]),
         .testTarget(name: "GesturedCoreTests", dependencies: ["GesturedCore", "GesturedTestSupport"]),
         .testTarget(name: "GesturedBenchTests",
-                    dependencies: ["GesturedBenchKit", "GesturedCore", "CBenchSupport", "GesturedIO", "GesturedTestSupport"]),
+                    dependencies: ["GesturedBenchKit", "GesturedConfig", "GesturedCore", "CBenchSupport", "GesturedIO",
+                                   "GesturedTestSupport"]),
         .testTarget(name: "GesturedConfigTests", dependencies: ["GesturedConfig", "GesturedCore"]),
         // Test support: umockdev files from evemu descriptions, subprocesses, a line client.
         // Also uinput devices from evemu descriptions and a recording player (UinputDevice).

@@ -22,6 +22,9 @@ struct DocumentReader {
     /// Reads the files the document names (stroke template files); nil: it names none that can
     /// be read.
     var readFile: ConfigLoader.ReadFile?
+    /// Each template file's templates by path (nil: it failed, and said why where it was first
+    /// named): a file named by many gestures is read and parsed once (`templateFile`).
+    var templateFiles: [String: [StrokeTemplate]?] = [:]
 
     init(file: String, source: SourceText, map: SourceMap) {
         self.file = file; self.source = source; self.map = map

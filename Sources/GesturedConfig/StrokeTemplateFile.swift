@@ -80,7 +80,8 @@ extension DocumentReader {
     }
 
     /// The templates of the file that `node` names, relative to this document's file; its own
-    /// problems are reported in that file, and reading it at `node`.
+    /// problems are reported in that file, and reading it at `node`. Read and parsed once per
+    /// path (`templateFiles`): a 3.2 MB file named by 20 gestures was read and parsed 20 times.
     private mutating func templateFile(_ node: Node) -> [StrokeTemplate]? {
         guard let name = identifier(node) else { return nil }
         let path = StrokeTemplateFile.resolve(name, relativeTo: file)
@@ -88,8 +89,12 @@ extension DocumentReader {
             report("template files cannot be read here (no file reader was given)", at: node.path)
             return nil
         }
+        if let known = templateFiles[path] { return known }
+        templateFiles[path] = .some(nil)
         do {
-            return try StrokeTemplateFile.load(readFile(path).get(), file: path)
+            let templates = try StrokeTemplateFile.load(readFile(path).get(), file: path)
+            templateFiles[path] = templates
+            return templates
         } catch {
             for diagnostic in error.diagnostics {
                 if diagnostic.line == 0 {

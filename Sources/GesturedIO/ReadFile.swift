@@ -17,11 +17,15 @@ public enum FileReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case system(SystemError)
     /// The path names something other than a regular file (`kind`: "a FIFO", "a directory"…).
     case notRegular(path: String, kind: String)
+    /// The file or a directory on its path may be written by someone other than its owner, or
+    /// has an owner that is not trusted (`StrictModes`); `reason` names which, and the fix.
+    case insecure(path: String, reason: String)
 
     public var description: String {
         switch self {
         case .system(let error): "\(error)"
         case .notRegular(let path, let kind): "\(path): not a regular file (\(kind))"
+        case .insecure(let path, let reason): "\(path): refused: \(reason)"
         }
     }
 }
@@ -29,8 +33,10 @@ public enum FileReadError: Error, Hashable, Sendable, CustomStringConvertible {
 /// Reads a whole regular file: a configuration or a stroke template file. Anything else is
 /// refused before a byte is read: the open does not block (`O_NONBLOCK`), so a FIFO put where the
 /// configuration belongs cannot hang the daemon's start or a SIGHUP reload waiting for a writer,
-/// and a device node or a directory is named as such.
-public func readRegularFile(path: String, limit: Int) throws(FileReadError) -> [UInt8] {
+/// and a device node or a directory is named as such. With `strictModes`, a file that someone
+/// other than its owner may write, or whose owner is not trusted, is refused too, before a byte
+/// is read (the file as opened, and the directories on its path: `StrictModes`).
+public func readRegularFile(path: String, limit: Int, strictModes: StrictModes? = nil) throws(FileReadError) -> [UInt8] {
     let fd: FileDescriptor
     do { fd = try FileDescriptor.open(path, flags: O_RDONLY | O_NONBLOCK | O_NOCTTY) } catch { throw .system(error) }
     defer { try? fd.close() }
@@ -48,6 +54,7 @@ public func readRegularFile(path: String, limit: Int) throws(FileReadError) -> [
         }
         throw .notRegular(path: path, kind: kind)
     }
+    try strictModes?.check(path, status: status)
     do { return try readAll(fd, path: path, limit: limit) } catch { throw .system(error) }
 }
 

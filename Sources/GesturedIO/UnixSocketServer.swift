@@ -258,18 +258,20 @@ public final class UnixSocketServer {
     }
 
     /// Appends what the client sent to `data` (call on `.readable`, `.hangup` or `.error`);
-    /// returns `.dropped` on EOF or a socket error. Reads at most 64 KiB per call so a client
-    /// that floods the socket cannot monopolize the loop (it stays readable).
+    /// returns `.dropped` on EOF or a socket error. Reads at most `limit` bytes per call so a
+    /// client that floods the socket cannot monopolize the loop (it stays readable).
     @discardableResult
-    public func receive(from id: ClientID, into data: inout [UInt8]) -> ServerEvent? {
+    public func receive(from id: ClientID, into data: inout [UInt8], limit: Int = 64 << 10) -> ServerEvent? {
         guard let client = clients[id] else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 4096)
+        var buffer = [UInt8](repeating: 0, count: min(4096, max(1, limit)))
         var total = 0
-        while total < 64 << 10 {
+        while total < limit {
             let count: Int
             do {
                 count = try syscall("recv", path: path, onInterrupt: .retry) {
-                    buffer.withUnsafeMutableBytes { recv(client.descriptor.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                    buffer.withUnsafeMutableBytes {
+                        recv(client.descriptor.rawValue, $0.baseAddress, min($0.count, limit - total), Int32(MSG_DONTWAIT))
+                    }
                 }
             } catch {
                 return error.errno == .wouldBlock ? nil : drop(id, .failed(error))

@@ -202,6 +202,11 @@ enum Arguments {
                                      unless --shell; one running, one pending at most)
           gestured --version | --help
 
+        Every command that reads a configuration refuses one (or a stroke-template file, or a
+        directory on the path to either) that is owned by someone other than root and the user
+        running it, or writable by anyone but its owner, as sshd's StrictModes does.
+        --allow-insecure-config-permissions reads it anyway, with a warning (development only).
+
         Exit status: 0 success, 2 bad command line, 78 invalid configuration, 1 other errors.
         See gestured(8), docs/CONFIG.md and docs/PROTOCOL.md.
 

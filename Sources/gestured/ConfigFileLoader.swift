@@ -6,11 +6,23 @@ import GesturedIO
 /// its bytes to `ConfigLoader`, which makes no system calls; the files it names (stroke
 /// template files) are read the same way.
 enum ConfigFileLoader {
+    /// Who may own and write the files read (`StrictModes`: root and this process's user, written
+    /// by their owner only); nil with `--allow-insecure-config-permissions` (development only,
+    /// which the command logs loudly).
+    nonisolated(unsafe) static var strictModes: StrictModes? = StrictModes()
+
     static func load(path: String) throws(ConfigError) -> Configuration {
         try check(path: path).configuration
     }
 
     /// `load`, also returning the configuration's warnings, located like errors.
+    /// The flag that turns the check off.
+    static let allowInsecureFlag = "--allow-insecure-config-permissions"
+
+    /// The loud warning logged when the check is off.
+    static let insecureWarning = "\(allowInsecureFlag): configuration and stroke-template files are read whoever owns "
+        + "or may write them; whoever may write them controls the actions (development only, never in a service)"
+
     static func check(path: String) throws(ConfigError) -> (configuration: Configuration, warnings: [ConfigDiagnostic]) {
         try ConfigLoader.check(read(path).get(), file: path, readFile: read)
     }
@@ -18,9 +30,10 @@ enum ConfigFileLoader {
     /// The bytes of the file at `path`, or the error `ConfigLoader` reports for it. Only a
     /// regular file is read: a FIFO would block the start or a reload until someone writes it.
     static func read(_ path: String) -> Result<[UInt8], ConfigError> {
-        do { return .success(try readRegularFile(path: path, limit: ConfigLoader.maximumFileSize)) } catch {
+        do { return .success(try readRegularFile(path: path, limit: ConfigLoader.maximumFileSize, strictModes: strictModes)) } catch {
             let message = switch error {
             case .notRegular(_, let kind): "cannot read: not a regular file (\(kind))"
+            case .insecure(_, let reason): "refused: \(reason), or run with \(allowInsecureFlag) (development only)"
             case .system(let error) where error.errno == .fileTooLarge:
                 "cannot read: the file is larger than \(ConfigLoader.maximumFileSize >> 20) MiB"
             case .system(let error): "cannot \(error.operation == "open" ? "open" : "read"): \(error.errno)"

@@ -10,12 +10,22 @@ func socketPath(_ given: String?) throws(CommandFailure) -> String {
 }
 
 let command: Command
+// Any command that reads a configuration may take it; it is logged once the command is known.
+var arguments = Array(CommandLine.arguments.dropFirst())
+let allowsInsecureConfig = arguments.contains(ConfigFileLoader.allowInsecureFlag)
+arguments.removeAll { $0 == ConfigFileLoader.allowInsecureFlag }
 do {
-    command = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
+    command = try Arguments.parse(arguments)
 } catch {
     Log.error("gestured: \(error)")
     Log.plain("Try 'gestured --help'.")
     exit(ExitStatus.usage)
+}
+
+if case .run = command { Log.priorityPrefixes = true }
+if allowsInsecureConfig {
+    ConfigFileLoader.strictModes = nil
+    Log.warning(ConfigFileLoader.insecureWarning)
 }
 
 do throws(CommandFailure) {

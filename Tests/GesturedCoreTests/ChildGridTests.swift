@@ -94,3 +94,34 @@ struct ChildGridTests {
         }
     }
 }
+
+/// Building the grids costs memory linear in the views, whatever their frames (security review,
+/// round two: 5,000 views without frames took 646 MB, 20,000 died at 3.3 GB, each listed in every
+/// cell of its parent's grid). Counted in grid entries, not timed.
+struct ChildGridGrowthTests {
+    static func entries(children: Int, frame: (Int) -> Rect?) -> Int {
+        let parent = ViewSpec(id: "root", subviews: (0..<children).map { ViewSpec(id: "v\($0)", frame: frame($0)) })
+        let tree = ViewTree(views: [parent], screen: Size(width: 1000, height: 1000))
+        return tree.nodes.reduce(0) { total, node in
+            total + (node.childGrid.map { $0.candidates.count + $0.start.count } ?? 0)
+        }
+    }
+
+    @Test(arguments: ["frameless", "full-size", "half-size", "small"])
+    func twiceTheChildrenCostAtMostAboutTwiceTheEntries(shape: String) {
+        func frame(_ index: Int) -> Rect? {
+            switch shape {
+            case "frameless": nil
+            case "full-size": Rect(x: 0, y: 0, width: 1000, height: 1000)
+            case "half-size": Rect(x: Double(index % 2) * 500, y: 0, width: 500, height: 1000)
+            default: Rect(x: Double(index % 100) * 10, y: Double(index / 100 % 100) * 10, width: 8, height: 8)
+            }
+        }
+        let single = Self.entries(children: 2_000, frame: frame), double = Self.entries(children: 4_000, frame: frame)
+        // Small views cover one to four cells each, more of them as the cells shrink: within the
+        // budget per child, not exactly twice.
+        #expect(shape == "small" || double <= single * 2 + 64, "\(shape): \(single) entries for 2,000 children, \(double) for 4,000")
+        #expect(single <= 2_000 * (ViewTree.ChildGrid.entryBudget + 2), "\(shape): \(single) entries")
+        #expect(double <= 4_000 * (ViewTree.ChildGrid.entryBudget + 2), "\(shape): \(double) entries")
+    }
+}

@@ -27,6 +27,21 @@ struct GlobTests {
         }
     }
 
+    /// Compiling is linear in the pattern, for every shape of it: the review's 1,011 unterminated
+    /// `[` (each scanned to the end before: quadratic), brackets that do close, letters. Twice the
+    /// pattern costs at most about twice the steps, counted, not timed.
+    @Test(arguments: ["[", "[!", "[a]", "[[]", "a", "[a-z", "*[x", "[]"], ["", "]"])
+    func compilingCostsStepsLinearInThePattern(unit: String, end: String) {
+        func steps(_ count: Int) -> Int {
+            var steps = 0
+            _ = Glob(String(repeating: unit, count: count) + end, compileSteps: &steps)
+            return steps
+        }
+        let single = steps(1011), double = steps(2022)
+        #expect(double <= single * 2 + 16, "\(unit): \(single) steps for 1,011, \(double) for 2,022")
+        #expect(single <= 4 * (1011 * unit.unicodeScalars.count + 6), "\(unit): \(single) steps")
+    }
+
     /// Stars separated by literals are not collapsed: the bound still holds.
     @Test func alternatingStarsAndLiteralsStayWithinTheBound() {
         let glob = Glob(String(repeating: "*a", count: 100) + "X")

@@ -22,11 +22,11 @@ final class EmbeddedDaemon {
     var clients: ClientHub { parts.clients }
 
     init(configuration: Configuration = Configuration(screen: Size(width: 1000, height: 1000), views: [ViewSpec(id: "root")]),
-         settings: SocketSettings? = nil) throws {
+         settings: SocketSettings? = nil, backlog: Int32 = 16) throws {
         let settings = settings ?? configuration.socket
         directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-embedded")
         poller = try ScriptedPoller(timer: timer, timerToken: LoopToken.timerToken, clock: clock)
-        server = try UnixSocketServer(path: directory.path + "/g.sock", maxClients: settings.connectionPolicy.hardLimit)
+        server = try UnixSocketServer(path: directory.path + "/g.sock", backlog: backlog, maxClients: settings.connectionPolicy.hardLimit)
         try poller.add(server.listenDescriptor, token: LoopToken.listenerToken, events: .readable)
         let authority = ControlAuthority(configuration.control)
         let clients = ClientHub(server: server, poller: poller, clock: clock, authority: authority, settings: settings)

@@ -57,9 +57,9 @@ import Testing
 
     /// What gestured-generator writes into the generator directory for the file at
     /// `<configdir>/gestured.json5` (nil: no file), and its exit status.
-    func generate(_ configuration: String?) throws -> (dropIn: String?, termination: Subprocess.Termination) {
+    func generate(_ configuration: String?, mode: mode_t = 0o644) throws -> (dropIn: String?, termination: Subprocess.Termination) {
         let config = try TestEnvironment.TemporaryDirectory(prefix: "gestured-etc")
-        if let configuration { _ = try config.write("gestured.json5", configuration) }
+        if let configuration { #expect(chmod(try config.write("gestured.json5", configuration), mode) == 0) }
         let rendered = try units.renderedUnits(configdir: config.path)
         let output = try TestEnvironment.TemporaryDirectory(prefix: "gestured-generator")
         let run = try Subprocess.run("/bin/sh", [rendered.path + "/gestured-generator", output.path, output.path, output.path],

@@ -36,6 +36,12 @@ public struct RequestFramer: Sendable {
         }
     }
 
+    /// Whether a complete line (or overflow report) waits for `next()`.
+    public var hasNext: Bool { nextItem < items.count }
+
+    /// The line `next()` would return, left in place.
+    public func peek() -> Item? { nextItem < items.count ? items[nextItem] : nil }
+
     /// The next complete line (or overflow report), in order.
     public mutating func next() -> Item? {
         guard nextItem < items.count else { return nil }

@@ -32,6 +32,8 @@ public struct ViewTree: Sendable {
         public var forwardsTouches: Bool = true
         /// With many children: where each can be hit (`ChildGrid`).
         var childGrid: ChildGrid?
+        /// Its place among its siblings (`children` of its parent, or `roots`), back to front.
+        var position = 0
     }
 
     /// UIKit ignores views whose alpha is below this (`hitTest(_:with:)` documentation).
@@ -45,7 +47,7 @@ public struct ViewTree: Sendable {
     /// Top-level views, back to front.
     public private(set) var roots: [Index] = []
     /// The top-level views' grid over the screen, when there are many.
-    private var rootGrid: ChildGrid?
+    private(set) var rootGrid: ChildGrid?
     public let screen: Size
     private let childGridThreshold: Int
 
@@ -59,7 +61,11 @@ public struct ViewTree: Sendable {
         self.screen = screen
         self.childGridThreshold = childGridThreshold
         let bounds = Rect(x: 0, y: 0, width: screen.width, height: screen.height)
-        for view in views { roots.append(add(view, parent: nil, parentBounds: bounds, depth: 0)) }
+        for view in views {
+            let root = add(view, parent: nil, parentBounds: bounds, depth: 0)
+            nodes[root].position = roots.count
+            roots.append(root)
+        }
         for index in nodes.indices { rebuildGrid(of: index) }
         rebuildRootGrid()
     }
@@ -75,6 +81,7 @@ public struct ViewTree: Sendable {
         let bounds = Rect(x: 0, y: 0, width: frame.size.width, height: frame.size.height)
         for sub in spec.subviews {
             let child = add(sub, parent: index, parentBounds: bounds, depth: depth + 1)
+            nodes[child].position = nodes[index].children.count
             nodes[index].children.append(child)
         }
         return index
@@ -208,33 +215,52 @@ extension ViewTree {
     /// child outside the cell cannot contain the point; its subviews can be hit only inside its
     /// own hit area, rule 2) without visiting every sibling, whose cost grows with their number
     /// (docs/PERFORMANCE.md, "Hit-testing").
+    ///
+    /// Its size is bounded by `entryBudget` per child: children whose boxes cover most of the
+    /// grid (views without frames are as large as their parent) would each be listed in every
+    /// cell, children × cells entries (5,000 frameless views took 646 MB to load). Such a view
+    /// gets no grid; its children are asked in turn, which costs no more, since every one of them
+    /// can be hit almost everywhere.
     struct ChildGrid: Sendable {
+        /// Cell entries allowed per child, beyond one per cell.
+        static let entryBudget = 8
         let columns: Int, rows: Int
         let cellWidth: Double, cellHeight: Double
         /// Row-major: the children of cell `c` are `candidates[start[c]..<start[c + 1]]`.
         let start: [Int]
         let candidates: [Index]
 
-        /// Nil when the bounds are empty or not finite (then every child is asked).
+        /// Nil when the bounds are empty or not finite, or the children cover too much of them
+        /// (`entryBudget`): then every child is asked.
         init?(children: [Index], in size: Size, of tree: ViewTree) {
             guard size.width > 0, size.height > 0, size.width.isFinite, size.height.isFinite else { return nil }
             let side = Int(Double(children.count).squareRoot().rounded(.up))
             columns = side; rows = side
-            cellWidth = size.width / Double(side); cellHeight = size.height / Double(side)
-            var cells = Array(repeating: [Index](), count: side * side)
+            let (cellWidth, cellHeight) = (size.width / Double(side), size.height / Double(side))
+            self.cellWidth = cellWidth; self.cellHeight = cellHeight
+            // The cells each child covers, front to back (all of them for an unknown extent).
+            var spans: [(child: Index, columns: ClosedRange<Int>, rows: ClosedRange<Int>)] = []
+            var entries = 0
             for child in children.reversed() {
                 let box = tree.hitBox(child)
                 guard box.minX.isFinite, box.maxX.isFinite, box.minY.isFinite, box.maxY.isFinite else {
-                    for c in cells.indices { cells[c].append(child) }   // unknown extent: everywhere
+                    spans.append((child, 0...(side - 1), 0...(side - 1)))
+                    entries += side * side
                     continue
                 }
                 // An empty or inverted box contains no point; one wholly outside the bounds can be
                 // hit only at points outside the grid, which ask every child.
                 guard box.minX <= box.maxX, box.minY <= box.maxY, box.maxX >= 0, box.maxY >= 0,
                       box.minX < size.width, box.minY < size.height else { continue }
-                let (c0, c1) = (Self.cell(box.minX, cellWidth, side), Self.cell(box.maxX, cellWidth, side))
-                let (r0, r1) = (Self.cell(box.minY, cellHeight, side), Self.cell(box.maxY, cellHeight, side))
-                for r in r0...r1 { for c in c0...c1 { cells[r * side + c].append(child) } }
+                let columns = Self.cell(box.minX, cellWidth, side)...Self.cell(box.maxX, cellWidth, side)
+                let rows = Self.cell(box.minY, cellHeight, side)...Self.cell(box.maxY, cellHeight, side)
+                spans.append((child, columns, rows))
+                entries += columns.count * rows.count
+            }
+            guard entries <= Self.entryBudget * children.count + side * side else { return nil }
+            var cells = Array(repeating: [Index](), count: side * side)
+            for (child, columns, rows) in spans {
+                for r in rows { for c in columns { cells[r * side + c].append(child) } }
             }
             var start = [0]
             start.reserveCapacity(cells.count + 1)

@@ -4,30 +4,41 @@ import Glibc
 
 /// The daemon's clients: the socket server, who may connect (`ConnectionPolicy`), each client's
 /// subscription and partial request line, the numbering and encoding of lines
-/// (`LinePublisher`), clients that stop reading (`StallWatch`). Complete request lines go back to
-/// the loop (`service`), which hands them to `ClientRequests`; this part knows no other part.
+/// (`LinePublisher`), clients that stop reading (`StallWatch`), which request lines are served
+/// when (`RequestScheduler`, ClientHub+Requests.swift) and which connections are logged
+/// (`ConnectionLog`). Complete request lines go back to the loop (`serveRequests`), which hands
+/// them to `ClientRequests`; this part knows no other part.
 final class ClientHub {
-    private struct ClientState {
+    struct ClientState {
         var subscription = ClientSubscription()
-        var framer = RequestFramer()
         /// Who connected (`SO_PEERCRED`, taken at connect and kept for the connection); nil
         /// when the kernel would not say (then no control).
         var peer: PeerCredentials?
         /// How `policy` counts it (whether it could control when it connected).
         var connection = ConnectionPolicy.Peer(uid: nil, mayControl: false)
+        /// False once it hung up with request lines not served yet: they still apply, and its
+        /// state stays until they are served.
+        var connected = true
+        /// Whether its connection was logged (`ConnectionLog`): its disconnection is then too.
+        var logged = false
     }
 
     let server: UnixSocketServer
-    private let poller: any EventPolling
-    private let clock: any Clock
+    let poller: any EventPolling
+    let clock: any Clock
     /// Who may control, as the configuration in force says: peers that may have the reserve
     /// of connections (`ConnectionPolicy`). Replaced on reload.
     var authority: ControlAuthority
-    /// What each client asked for, and its partial request line.
-    private var clients: [ClientID: ClientState] = [:]
+    /// What each client asked for, who it is.
+    var clients: [ClientID: ClientState] = [:]
     private var publisher = LinePublisher()
-    /// Clients registered for `.writable` (they have queued output).
-    private var writableClients: Set<ClientID> = []
+    /// What each client's descriptor is registered for (`.readable` unless its request lines
+    /// wait, `.writable` while it has queued output).
+    var interest: [ClientID: PollEvents] = [:]
+    /// Each client's request lines, served a bounded amount per wakeup, round-robin.
+    var scheduler = RequestScheduler<ClientID>()
+    /// Which connections are logged, and the summary of those that were not.
+    var connectionLog = ConnectionLog()
     /// From a device's events read to their lines written to every client, for `stats`
     /// (ClientHub+Stats.swift); the device hub records it.
     var latency = LatencyHistogram()
@@ -43,7 +54,7 @@ final class ClientHub {
     /// Reused for every trace line of a client's format.
     private var traceLine: [UInt8] = []
     /// Who may hold one more connection (per-user cap, the control peers' reserve).
-    private let policy: ConnectionPolicy
+    let policy: ConnectionPolicy
     /// Clients that leave what they were sent unread (nil: `socket.readTimeout` 0, never).
     private var stalls: StallWatch<ClientID>?
     /// While the process is out of descriptors, the listener is not watched until then (or
@@ -76,25 +87,23 @@ final class ClientHub {
 
     /// Replaces a client's subscription (a request changed it).
     func setSubscription(_ subscription: ClientSubscription, of id: ClientID) {
-        guard let old = clients[id]?.subscription else { return }
+        guard let old = clients[id]?.subscription, clients[id]!.connected else { return }
         touchSubscribers += (subscription.touches ? 1 : 0) - (old.touches ? 1 : 0)
         traceSubscribers += (subscription.trace ? 1 : 0) - (old.trace ? 1 : 0)
         clients[id]!.subscription = subscription
     }
 
     /// When this part next has something to do without any descriptor waking it: accepting
-    /// again after running out of descriptors, checking clients that left lines unread.
+    /// again after running out of descriptors, checking clients that left lines unread, the
+    /// summary of connections not logged.
     var nextWake: Instant? {
-        switch (acceptPausedUntil, stalls?.nextCheck) {
-        case (let a?, let b?): min(a, b)
-        case (let a?, nil): a
-        case (nil, let b): b
-        }
+        [acceptPausedUntil, stalls?.nextCheck, connectionLog.nextSummary].compactMap { $0 }.min()
     }
 
     /// Does what `nextWake` was for, if it is due.
     func wake(now: Instant) {
         if let until = acceptPausedUntil, until <= now { resumeAccepting() }
+        for line in connectionLog.summaries(now: now) { Log.info(line) }
         guard let due = stalls?.nextCheck, due <= now else { return }
         let statuses = server.clientIDs.compactMap { id in
             server.readingStatus(id).map { StallWatch<ClientID>.Status(id: id, unread: $0.unread, sent: $0.sent) }
@@ -152,7 +161,7 @@ final class ClientHub {
     }
 
     /// Queues a line; every client's lines of one loop iteration go out in one write (`flush`).
-    private func send(_ bytes: [UInt8], to id: ClientID, merge: LineMerge = .never) {
+    func send(_ bytes: [UInt8], to id: ClientID, merge: LineMerge = .never) {
         if let event = server.enqueue(bytes, to: id, merge: merge) { report(event) }
     }
 
@@ -176,30 +185,43 @@ final class ClientHub {
         readStarts.removeAll(keepingCapacity: true)
     }
 
-    private func report(_ event: ServerEvent) {
-        if case .dropped(let id, _) = event { dropped(id) }
+    /// Logs what happened to a client (its disconnection only when its connection was logged:
+    /// `ConnectionLog`) and forgets one that went.
+    func report(_ event: ServerEvent) {
+        var logged = false, uid = "unknown uid"
+        if case .dropped(let id, _) = event {
+            logged = clients[id]?.logged ?? false
+            uid = ConnectionLog.key(uid: clients[id]?.peer?.uid)
+            dropped(id)
+        }
         switch event {
         case .accepted(let id): Log.info("\(id): connected")
         case .refused(let max): Log.limited(.warning, key: "client limit", "client refused: \(max) clients are connected already")
-        case .dropped(let id, .hangup): Log.info("\(id): disconnected")
-        case .dropped(let id, .queueOverflow(let limit)): Log.warning("\(id): stopped reading (\(limit) bytes queued), disconnected")
-        case .dropped(let id, .failed(let error)): Log.info("\(id): \(error), disconnected")
+        case .dropped(let id, .hangup): if logged { Log.info("\(id): disconnected") }
+        case .dropped(let id, .queueOverflow(let limit)):
+            Log.limited(.warning, key: "\(uid) stopped reading", "\(id): stopped reading (\(limit) bytes queued), disconnected")
+        case .dropped(let id, .failed(let error)): if logged { Log.info("\(id): \(error), disconnected") }
         }
     }
 
     /// Forgets a client the server let go; a descriptor is free again, so accepting resumes.
-    private func dropped(_ id: ClientID) {
-        if let gone = clients.removeValue(forKey: id)?.subscription {
+    /// One whose request lines wait stays, not connected, until they are served.
+    func dropped(_ id: ClientID) {
+        if let gone = clients[id]?.subscription, clients[id]!.connected {
             if gone.touches { touchSubscribers -= 1 }
             if gone.trace { traceSubscribers -= 1 }
         }
-        writableClients.remove(id)
+        if scheduler.isWaiting(id) { clients[id]?.connected = false } else {
+            clients[id] = nil
+            scheduler.remove(id)
+        }
+        interest[id] = nil
         if acceptPausedUntil != nil { resumeAccepting() }
     }
 
     /// Out of descriptors (EMFILE, ENFILE) or kernel memory: accept fails at once for every
     /// pending connection while the listener stays readable. Stop watching it for a while.
-    private func pauseAccepting(_ error: SystemError, now: Instant) {
+    func pauseAccepting(_ error: SystemError, now: Instant) {
         Log.limited(.warning, key: "accept paused",
                     "accept failed: \(error); not accepting for \(LineEncoder.fixed(Self.acceptPause.seconds, decimals: 0)) s "
                     + "or until a client goes (raise LimitNOFILE, or lower socket.maxClients)")
@@ -212,83 +234,17 @@ final class ClientHub {
         try? poller.modify(server.listenDescriptor, token: LoopToken.listenerToken, events: .readable)
     }
 
-    /// Registers `.writable` interest while the client has queued output. epoll_ctl only runs
+    /// Registers what the client's descriptor waits for: `.readable` unless its request lines
+    /// wait (`RequestScheduler`), `.writable` while it has queued output. epoll_ctl only runs
     /// when that changes: calling it for every client after every line would cost a system call
     /// per client per line on the frame path.
-    private func updateInterest(_ id: ClientID) {
-        guard let fd = server.descriptor(of: id) else { writableClients.remove(id); return }
-        let writable = server.wantsWritable(id)
-        guard writable != writableClients.contains(id) else { return }
-        let events: PollEvents = writable ? [.readable, .writable] : .readable
+    func updateInterest(_ id: ClientID) {
+        guard let fd = server.descriptor(of: id) else { interest[id] = nil; return }
+        var events: PollEvents = scheduler.isWaiting(id) ? [] : .readable
+        if server.wantsWritable(id) { events.insert(.writable) }
+        guard events != interest[id] ?? .readable else { return }
         try? poller.modify(fd, token: LoopToken.token(of: id), events: events)
-        if writable { writableClients.insert(id) } else { writableClients.remove(id) }
-    }
-
-    /// Accepts every pending connection the policy admits and greets it.
-    func accept() {
-        while true {
-            let event: ServerEvent?
-            do { event = try server.accept() } catch {
-                switch error.errno.rawValue {
-                case EMFILE, ENFILE, ENOBUFS, ENOMEM: pauseAccepting(error, now: clock.now())
-                default: Log.limited(.warning, key: "accept", "accept failed: \(error)")
-                }
-                return
-            }
-            guard let event else { return }
-            guard case .accepted(let id) = event, let fd = server.descriptor(of: id) else { report(event); continue }
-            var state = ClientState()
-            do { state.peer = try PeerCredentials.of(fd) } catch {
-                Log.warning("\(id): \(error); it may listen but not control")
-            }
-            state.connection = ConnectionPolicy.Peer(uid: state.peer?.uid, mayControl: authority.allows(state.peer))
-            if let refusal = policy.admit(state.connection, connected: clients.values.lazy.map(\.connection)) {
-                Log.limited(.warning, key: "client refused", "client refused (\(state.peer.map { "\($0)" } ?? "unknown peer")): \(refusal)")
-                server.disconnect(id)
-                continue
-            }
-            report(event)
-            do { try poller.add(fd, token: LoopToken.token(of: id), events: .readable) } catch {
-                Log.warning("\(id): cannot watch: \(error), disconnecting")
-                server.disconnect(id)
-                continue
-            }
-            if let peer = state.peer { Log.debug("\(id): \(peer)") }
-            clients[id] = state
-            send(Array(LineEncoder.hello(format: .text).utf8), to: id)
-        }
-    }
-
-    /// A client's complete request lines, with who sent them and what it had subscribed to when
-    /// it sent them: requests still apply when the client hung up right after sending them
-    /// (`echo "hide map" | socat - UNIX-CONNECT:...`).
-    struct Requests {
-        var client: ClientID
-        var peer: PeerCredentials?
-        var subscription: ClientSubscription
-        var items: [RequestFramer.Item]
-    }
-
-    /// Serves a client's readiness: writes what waits for it, reads what it sent. Returns its
-    /// complete request lines, for the loop to hand to `ClientRequests`.
-    func service(_ id: ClientID, events ready: PollEvents) -> Requests? {
-        if ready.contains(.writable), let event = server.flush(id) { report(event); return nil }
-        var requests: Requests?
-        if ready.contains(.readable) || ready.contains(.hangup) || ready.contains(.error) || ready.contains(.peerClosed) {
-            var received: [UInt8] = []
-            let event = server.receive(from: id, into: &received)
-            if !received.isEmpty, clients[id] != nil {
-                clients[id]!.framer.append(received)
-                var items: [RequestFramer.Item] = []
-                while let item = clients[id]!.framer.next() { items.append(item) }
-                if !items.isEmpty {
-                    requests = Requests(client: id, peer: clients[id]!.peer, subscription: clients[id]!.subscription, items: items)
-                }
-            }
-            if let event { report(event); return requests }
-        }
-        updateInterest(id)
-        return requests
+        interest[id] = events
     }
 
     /// Sends what is queued, as far as each client takes it: the daemon is stopping.

@@ -10,7 +10,9 @@ import Glibc
 /// which know each other only downward (no cycle): `ClientRequests` → `ClientHub`,
 /// `LivePipeline`; `DeviceHub` → `LivePipeline`, `CloneSinks`, `Shell`; `LivePipeline` → `Shell` →
 /// `ClientHub`, `ActionRunner`, `CloneSinks`. All decisions are the pure pipeline's; this moves
-/// bytes. DaemonStart.swift builds the real parts; a test builds the loop with a scripted poller
+/// bytes. Each wakeup does a bounded amount of client work (ClientHub+Requests.swift): request
+/// lines left over wait in a ready list, and the next wait does not block while it is not empty,
+/// so devices, timers and every client get their turn in between. DaemonStart.swift builds the real parts; a test builds the loop with a scripted poller
 /// and timer and a virtual clock (`DaemonLoopTests`).
 final class Daemon {
     /// The loop's parts, built before it (DaemonStart.swift, or a test).
@@ -61,15 +63,15 @@ final class Daemon {
     func run() {
         armTimer()
         while running {
-            do { try iterate(timeout: -1) } catch {
+            do { try iterate(timeout: parts.clients.hasPendingRequests ? 0 : -1) } catch {
                 Log.error("\(error)")
                 return
             }
         }
     }
 
-    /// One iteration: wait (at most `timeout` ms, -1: no limit), dispatch what is ready, write
-    /// what the iteration decided (the clones first, for the application's latency, then the
+    /// One iteration: wait (at most `timeout` ms, -1: no limit), dispatch what is ready, serve
+    /// this wakeup's share of request lines, write what the iteration decided (the clones first, for the application's latency, then the
     /// clients, each in one write), and arm the timer for the next wait.
     func iterate(timeout: Int32) throws(SystemError) {
         try poller.wait(timeout: timeout, into: &ready)
@@ -89,12 +91,12 @@ final class Daemon {
             case .device(let token):
                 if let start = parts.devices.read(token: token, events: item.events) { parts.clients.read(at: start) }
             case .action(let token): parts.actions.ready(token: token, now: clock.now())
-            case .client(let id):
-                if let requests = parts.clients.service(id, events: item.events) { parts.requests.handle(requests) }
+            case .client(let id): parts.clients.service(id, events: item.events)
             case .cloneGuard(let token): parts.clones.reapGuard(token: token)
             case nil: break
             }
         }
+        for requests in parts.clients.serveRequests() { parts.requests.handle(requests) }
         parts.clones.flush()
         parts.clients.flush()
         parts.live.setReporting(parts.clients.reporting)   // a client that went may have been the last subscriber
