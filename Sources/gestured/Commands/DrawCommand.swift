@@ -20,7 +20,8 @@ enum DrawCommand {
         }
         choice.announce(assumedScreen: configuration.screen == nil)
         let tree = ViewTree(views: configuration.views, screen: configuration.screen ?? DeviceGeometry.fallbackScreen)
-        let map = RegionMapSVG(tree: tree, recording: picture, background: try background.map(dataURL))
+        let map = RegionMapSVG(tree: tree, recording: picture, background: try background.map(dataURL),
+                               application: configuration.applicationPath)
         let text = output.hasSuffix(".html")
             ? RegionMapHTML.page(map, title: "gestured: \(choice.path ?? "built-in configuration")" + (recording.map { ", \($0)" } ?? ""))
             : map.svg()
