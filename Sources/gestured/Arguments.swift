@@ -202,6 +202,10 @@ enum Arguments {
                                      unless --shell; one running, one pending at most)
           gestured --version | --help
 
+        explain, draw and devices without --config read the installed service's configuration
+        (/etc/gestured/gestured.json5) when there is one, else the built-in one, and say which
+        on stderr ("config: ..."); run and replay without --config use the built-in one.
+
         Exit status: 0 success, 2 bad command line, 78 invalid configuration, 1 other errors.
         See gestured(8), docs/CONFIG.md and docs/PROTOCOL.md.
 
