@@ -23,7 +23,9 @@ extension RegionMapSVG {
         /// Screen and margin, in screen points.
         var area: Rect
         var hasMargin: Bool
-        var legend: [(color: String?, text: String)]
+        /// The legend's lines, wrapped to the picture's width: a swatch colour (nil for none, or
+        /// for a line that goes on the one above, `indented`) and the text.
+        var legend: [(color: String?, indented: Bool, text: String)]
         var bounds: Rect {
             Rect(x: area.minX, y: area.minY, width: area.size.width, height: area.size.height + Double(legend.count) * legendLine + (legend.isEmpty ? 0 : 6))
         }
@@ -48,7 +50,14 @@ extension RegionMapSVG {
         let left = pad(-minX, screen.size.width), right = pad(maxX - screen.maxX, screen.size.width)
         let top = pad(-minY, screen.size.height), bottom = pad(maxY - screen.maxY, screen.size.height)
         let area = Rect(x: -left, y: -top, width: screen.size.width + left + right, height: screen.size.height + top + bottom)
-        return Canvas(area: area, hasMargin: hasMargin, legend: legendLines())
+        var legend: [(color: String?, indented: Bool, text: String)] = []
+        for entry in legendLines() {
+            let indent = entry.color == nil ? 0.0 : 20
+            for (k, line) in wrapped(entry.text, width: area.size.width - 8 - indent).enumerated() {
+                legend.append((k == 0 ? entry.color : nil, k > 0 && indent > 0, line))
+            }
+        }
+        return Canvas(area: area, hasMargin: hasMargin, legend: legend)
     }
 
     /// The legend's lines: a swatch colour (nil for none) and its text.
@@ -146,7 +155,7 @@ extension RegionMapSVG {
         var out = "<g id=\"legend\">\n"
         var y = canvas.area.maxY + 6
         for line in canvas.legend {
-            var x = canvas.area.minX + 4
+            var x = canvas.area.minX + 4 + (line.indented ? 20 : 0)
             if let color = line.color {
                 let pattern = color == Self.neverColor ? "never-reaches" : "held"
                 out += "<rect class=\"swatch\" x=\"\(Self.n(x))\" y=\"\(Self.n(y + 2))\" width=\"14\" height=\"12\" fill=\"url(#\(pattern))\" stroke=\"\(color)\"/>"
@@ -157,6 +166,24 @@ extension RegionMapSVG {
             y += Self.legendLine
         }
         return out + "</g>\n"
+    }
+
+    /// `text` in lines that fit `width` points at the labels' size, broken between words (a word
+    /// wider than a line is shortened by `fitted`).
+    func wrapped(_ text: String, width: Double) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            let candidate = line.isEmpty ? String(word) : line + " " + word
+            if line.isEmpty || Double(candidate.count) * Self.characterWidth.label <= width {
+                line = candidate
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 
     /// `text`, shortened with "…" to fit `width` points at the labels' size (`small`: the
