@@ -29,8 +29,10 @@ struct DrawPictureTests {
     /// The picture's size from the SVG's root element.
     func size(_ svg: String) throws -> (width: Int, height: Int) {
         let attribute = { (name: String) throws -> Int in
-            let value = try #require(svg.split(separator: " \(name)=\"", maxSplits: 1).dropFirst().first?.split(separator: "\"").first)
-            return try #require(Int(value))
+            // Split in steps: Swift 6.0's #require does not take the optional chain in one.
+            let after = svg.split(separator: " \(name)=\"", maxSplits: 1).dropFirst().first ?? ""
+            let value = after.split(separator: "\"").first.flatMap { Int($0) }
+            return try #require(value, "no \(name) on the SVG's root element")
         }
         return (try attribute("width"), try attribute("height"))
     }
