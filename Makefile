@@ -19,7 +19,7 @@
 #                  `gestured draw` sees it (a test checks it matches the code)
 #   make install   PREFIX=/usr/local DESTDIR= : binary, systemd units and generator, man pages,
 #                  docs and examples, /etc/gestured/gestured.json5, the groups; then
-#                  `systemctl enable --now gestured.socket gestured.path`
+#                  `systemctl enable --now gestured.socket gestured.path gestured.service`
 #   make uninstall what install put in place, except the configuration and the groups
 #   make deb       dist/gestured_<version>_<arch>.deb, built by dpkg-buildpackage from debian/ and
 #                  checked by lintian (docs/PACKAGING.md)
@@ -358,12 +358,13 @@ readme-picture:
 ## examples, and config/default.json5 (the built-in configuration, commented) as the
 ## configuration unless one exists (an edited one is never overwritten). Without DESTDIR it also
 ## creates the groups and, when systemd runs, reloads it (which runs the generator). Then:
-## systemctl enable --now gestured.socket gestured.path
+## systemctl enable --now gestured.socket gestured.path gestured.service
 ## GESTURED_BIN=FILE installs that binary instead of building one: nothing is built and no
 ## dependency installed (the install test and debian/rules use it).
 UNITS := gestured.service gestured.socket gestured.path gestured-action@.service gestured-action@.path
 GENERATOR := gestured-generator
-EXAMPLES := config/gestured.json5 config/two-panels.json5 config/61-gestured-clone.rules
+EXAMPLES := config/gestured.json5 config/two-panels.json5 config/kiosk.json5 config/kiosk-rpi-7inch.json5 \
+	config/61-gestured-clone.rules
 DOC_FILES = README.md LICENSE $(wildcard docs/*.md docs/images/*.svg docs/kiosk/*.svg docs/strokes/*.svg)
 install: $(if $(GESTURED_BIN),,build-daemon)
 	@set -e; \
@@ -401,7 +402,7 @@ install: $(if $(GESTURED_BIN),,build-daemon)
 	fi; \
 	if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
 		systemctl daemon-reload; \
-		echo "install: now run: systemctl enable --now gestured.socket gestured.path"; \
+		echo "install: now run: systemctl enable --now gestured.socket gestured.path gestured.service"; \
 	fi
 
 ## deb: dist/gestured_<version>_<arch>.deb (docs/PACKAGING.md), <version> from debian/changelog.

@@ -98,7 +98,7 @@ extension DocumentReader {
             if let style = CancelStyle(rawValue: text) {
                 rule.cancelStyle = style
             } else {
-                report("must be one of \(CancelStyle.allCases.map(\.rawValue).joined(separator: ", ")), found \"\(text)\"", at: node.path)
+                report(notOneOf(CancelStyle.allCases.map(\.rawValue), found: text), at: node.path)
             }
         }
         if let node = members["maximumTouches"], node.value != .null, let n = integer(node, minimum: 1) {
@@ -120,7 +120,7 @@ extension DocumentReader {
             if let kind = DeviceKind(rawValue: text) {
                 match.type = kind
             } else {
-                report("must be one of \(DeviceKind.allCases.map(\.rawValue).joined(separator: ", ")), found \"\(text)\"", at: node.path)
+                report(notOneOf(DeviceKind.allCases.map(\.rawValue), found: text), at: node.path)
             }
         }
         if let node = fields["properties"], let properties = object(node) {

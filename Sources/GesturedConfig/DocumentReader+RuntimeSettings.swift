@@ -134,12 +134,19 @@ extension DocumentReader {
             if let s = states.first(where: { $0.rawValue == text }) {
                 state = s
             } else {
-                report("must be one of \(states.map(\.rawValue).joined(separator: ", ")), found \"\(text)\"", at: onNode.path)
+                report(notOneOf(states.map(\.rawValue), found: text), at: onNode.path)
             }
         }
         var timeout = GestureAction.defaultTimeout
         if let timeoutNode = members["timeout"], let seconds = number(timeoutNode, minimum: 0, maximum: Self.maximumDuration) {
             if seconds > 0 { timeout = Interval(seconds: seconds) } else { report("must be greater than 0", at: timeoutNode.path) }
+        }
+        if let runNode = members["run"], case .string(let line) = runNode.value {
+            // A command line: the words it most likely meant, each its own string (no shell runs it).
+            let words = line.split(separator: " ").map { quoted(String($0)) }.joined(separator: ", ")
+            report("expected an array, found a string: the program and its arguments, each a string (no shell "
+                   + "splits it); did you mean [\(words)]?", at: runNode.path)
+            return nil
         }
         guard let runNode = members["run"], let elements = array(runNode) else { return nil }
         guard !elements.isEmpty else { report("must name a program: [\"/path/to/program\", arguments…]", at: runNode.path); return nil }

@@ -104,7 +104,7 @@ struct DocumentReader {
     /// The elements of an array, or `nil` after reporting that `node` is not one.
     mutating func array(_ node: Node) -> [Node]? {
         guard case .array(let elements) = node.value else {
-            report("expected an array, found \(node.value.kindDescription)", at: node.path)
+            report("expected an array, found \(node.value.kindDescription)" + wrongTypeHint(node.value, expected: .array), at: node.path)
             return nil
         }
         return elements.enumerated().map { Node(value: $1, path: node.element($0)) }
@@ -115,7 +115,7 @@ struct DocumentReader {
     mutating func string(_ node: Node?) -> String? {
         guard let node else { return nil }
         guard case .string(let s) = node.value else {
-            report("expected a string, found \(node.value.kindDescription)", at: node.path)
+            report("expected a string, found \(node.value.kindDescription)" + wrongTypeHint(node.value, expected: .string), at: node.path)
             return nil
         }
         return s
@@ -131,7 +131,7 @@ struct DocumentReader {
     mutating func bool(_ node: Node?) -> Bool? {
         guard let node else { return nil }
         guard case .bool(let b) = node.value else {
-            report("expected a boolean, found \(node.value.kindDescription)", at: node.path)
+            report("expected a boolean, found \(node.value.kindDescription)" + wrongTypeHint(node.value, expected: .bool), at: node.path)
             return nil
         }
         return b
@@ -144,7 +144,7 @@ struct DocumentReader {
                          maximumText: String? = nil) -> Double? {
         guard let node else { return nil }
         guard case .number(let n) = node.value else {
-            report("expected a number, found \(node.value.kindDescription)", at: node.path)
+            report("expected a number, found \(node.value.kindDescription)" + wrongTypeHint(node.value, expected: .number), at: node.path)
             return nil
         }
         guard n.isFinite else { report("expected a finite number, found \(format(n))", at: node.path); return nil }

@@ -16,18 +16,62 @@ func closestMatch(to word: String, among candidates: some Sequence<String>) -> S
     return best?.candidate
 }
 
-/// Levenshtein distance: insertions, deletions and substitutions each cost one.
+/// Edit distance with adjacent transpositions (the optimal string alignment distance):
+/// insertions, deletions, substitutions and swapping two neighbours each cost one, so the most
+/// common typo, two letters swapped ("plam"), is as near as one letter wrong.
 func editDistance<T: Equatable>(_ a: [T], _ b: [T]) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
+    var beforePrevious = [Int](repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)
     var current = [Int](repeating: 0, count: b.count + 1)
     for i in 1...a.count {
         current[0] = i
         for j in 1...b.count {
             current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { current[j] = min(current[j], beforePrevious[j - 2] + 1) }
         }
-        swap(&previous, &current)
+        (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[b.count]
+}
+
+/// The message for a string that is not one of an enumeration's `names`: `must be one of lift,
+/// palm, found "plam"; did you mean "palm"?` (the hint only when one is close).
+func notOneOf(_ names: [String], found text: String) -> String {
+    "must be one of \(names.joined(separator: ", ")), found \"\(text)\""
+        + (closestMatch(to: text, among: names).map { "; did you mean \"\($0)\"?" } ?? "")
+}
+
+/// What a value of the wrong type was likely meant to be, as `; did you mean …?`, or "": a
+/// string where an array belongs becomes a one-element array, `"true"` a boolean, `"5"` a
+/// number, a number where a string belongs a string. Nothing for other mismatches.
+func wrongTypeHint(_ value: JSONValue, expected: JSONKind) -> String {
+    switch (value, expected) {
+    case (.string(let s), .array): return "; did you mean [\(quoted(s))]?"
+    case (.string(let s), .bool) where s == "true" || s == "false": return "; did you mean \(s) (no quotes)?"
+    case (.string(let s), .number) where Double(s.trimmingWhitespace)?.isFinite == true:
+        return "; did you mean \(s.trimmingWhitespace) (no quotes)?"
+    case (.number(let n), .string): return "; did you mean \"\(format(n))\"?"
+    default: return ""
+    }
+}
+
+/// The JSON types a reader expects, for `wrongTypeHint`.
+enum JSONKind { case array, bool, number, string }
+
+/// `s` as a JSON5 string literal, with `"` and `\` escaped.
+func quoted(_ s: String) -> String {
+    var out = "\""
+    for c in s {
+        if c == "\"" || c == "\\" { out.append("\\") }
+        out.append(c)
+    }
+    return out + "\""
+}
+
+extension String {
+    fileprivate var trimmingWhitespace: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
 }

@@ -207,6 +207,10 @@ enum Arguments {
         running it, or writable by anyone but its owner, as sshd's StrictModes does.
         --allow-insecure-config-permissions reads it anyway, with a warning (development only).
 
+        explain, draw and devices without --config read the installed service's configuration
+        (/etc/gestured/gestured.json5) when there is one, else the built-in one, and say which
+        on stderr ("config: ..."); run and replay without --config use the built-in one.
+
         Exit status: 0 success, 2 bad command line, 78 invalid configuration, 1 other errors.
         See gestured(8), docs/CONFIG.md and docs/PROTOCOL.md.
 

@@ -20,7 +20,7 @@ import Glibc
         #expect(configuration.devices == [
             DeviceRule(match: DeviceMatch(name: "ILITEK*", sysname: "event*", vendor: 0x222a, product: 0x0001,
                                           type: .touchscreen, properties: ["ID_BUS": "usb"]),
-                       rotation: .quarter, calibration: [1, 0, 0, 0, 1, 0], grab: true, ignore: false,
+                       rotation: .quarter, calibration: [1, 0, 0, 0, 1, 0], grab: false, ignore: false,
                        add: false, maximumTouches: 10),
             DeviceRule(match: DeviceMatch(name: "*Pen*"), ignore: true),
             DeviceRule(match: DeviceMatch(name: "*Finger*", type: .tablet), add: true),

@@ -10,7 +10,7 @@ import GesturedCore
               views: [{ id: "root", alpha: "0.5", isHidden: 1 }],
             }
             """) == [
-                "test.json5:2:32: views[0].alpha: expected a number, found a string",
+                "test.json5:2:32: views[0].alpha: expected a number, found a string; did you mean 0.5 (no quotes)?",
                 "test.json5:2:49: views[0].isHidden: expected a boolean, found a number",
             ])
     }
@@ -89,7 +89,7 @@ import GesturedCore
             "test.json5:1:32: devices[0].match.vendor: must be at most 65535 (0xffff), found 65536",
             "test.json5:1:50: devices[0].match.product: must be at least 0, found -1",
             "test.json5:1:60: devices[0].match.type: must be one of touchscreen, touchpad, tablet, other, found \"pen\"",
-            "test.json5:1:89: devices[0].match.properties.ID_BUS: expected a string, found a number",
+            "test.json5:1:89: devices[0].match.properties.ID_BUS: expected a string, found a number; did you mean \"3\"?",
             "test.json5:1:112: devices[0].maximumTouches: must be at least 1, found 0",
         ])
     }

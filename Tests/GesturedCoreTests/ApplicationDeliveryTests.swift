@@ -55,6 +55,26 @@ struct ApplicationDeliveryTests {
         #expect(explanation.lines(tree: engine.tree, route: route).last == "view strip")
         #expect(!explanation.lines(tree: engine.tree, route: route).contains { $0.hasPrefix("application:") })
     }
+
+    /// Without a passThrough rule the answer is the device rules', wherever the touch is.
+    @Test func theDeviceRulesDecideWhetherTouchesAreForwardedAtAll() throws {
+        let engine = try GestureEngine(views: views, screen: Size(width: 1200, height: 1000))
+        func path(_ rules: [DeviceRule]) -> ApplicationPath {
+            var configuration = Configuration(views: views)
+            configuration.devices = rules
+            return configuration.applicationPath
+        }
+        let panel = DeviceMatch(type: .touchscreen)
+        #expect(path([]) == .direct)
+        #expect(path([DeviceRule(match: panel, ignore: true, passThrough: true)]) == .direct, "an ignored rule forwards nothing")
+        #expect(path([DeviceRule(match: panel, grab: true)]) == .grabbed)
+        #expect(path([DeviceRule(match: panel, grab: true), DeviceRule(match: DeviceMatch(name: "B*"), passThrough: true)]) == .passThrough)
+        for point in [Point(x: 950, y: 500), Point(x: 5, y: 500), Point(x: 500, y: 100)] {
+            #expect(engine.applicationDelivery(at: point, path: .direct).description == "direct")
+            #expect(engine.applicationDelivery(at: point, path: .grabbed).description == "never (grabbed, not forwarded)")
+            #expect(engine.applicationDelivery(at: point, path: .passThrough) == engine.applicationDelivery(at: point))
+        }
+    }
 }
 
 /// Which devices can pass through (`DeviceDescription.cloneRefusal`) and the gestures a device

@@ -57,6 +57,8 @@ import Testing
         #expect(result.stdout.contains("  multitouch protocol B, 10 slots\n"))
         #expect(result.stdout.contains("  x 0..4095 (16 units/mm), y 0..4095 (16 units/mm), mt-x 0..4095 (16 units/mm), mt-y 0..4095 (16 units/mm)\n"))
         #expect(result.stdout.contains("  rule: devices[1]\n"))
+        // Which configuration: the one given (CONTRACT.md §6), and no screen assumed.
+        #expect(result.stderr.split(separator: "\n").contains { $0.hasPrefix("config: /") && $0.hasSuffix("/c.json5") }, "\(result.stderr)")
     }
 
     @Test func jsonHasOneObjectPerDevice() throws {

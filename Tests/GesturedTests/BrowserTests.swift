@@ -113,11 +113,28 @@ enum Browser {
 
     struct BrowserError: Error { var message: String }
 
+    /// For each region of a PNG (x1, y1 excluded), how many pixels are text-dark and how many
+    /// have the region's colour (each channel within 4).
+    static func census(_ png: String, regions: [(x0: Int, y0: Int, x1: Int, y1: Int, rgb: [Double])],
+                       in directory: String) throws -> [(dark: Int, match: Int)] {
+        let arguments = regions.map { r in
+            "\(r.x0),\(r.y0),\(r.x1),\(r.y1)," + r.rgb.map { String(Int($0.rounded())) }.joined(separator: ",")
+        }
+        return try pixels(png, at: [], regions: arguments, in: directory).map { ($0[0], $0[1]) }
+    }
+
+    /// `hex` (`#rrggbb`) at `opacity` over the colour `below`.
+    static func over(_ below: [Double], _ hex: String, _ opacity: Double) -> [Double] {
+        let v = Array(hex.utf8.dropFirst())
+        let c = stride(from: 0, to: 6, by: 2).map { Double(Int(String(decoding: v[$0..<$0 + 2], as: UTF8.self), radix: 16)!) }
+        return zip(below, c).map { $0 * (1 - opacity) + $1 * opacity }
+    }
+
     /// The RGB values at `points` of a PNG: decoded by Debian's python3 (zlib, then PNG's row
     /// filters), which FoundationEssentials cannot inflate.
-    static func pixels(_ png: String, at points: [(Int, Int)], in directory: String) throws -> [[Int]] {
+    static func pixels(_ png: String, at points: [(Int, Int)], regions: [String] = [], in directory: String) throws -> [[Int]] {
         try TestEnvironment.writeFile(path: directory + "/png.py", pngReader)
-        let done = try Subprocess.run("/usr/bin/python3", [directory + "/png.py", png] + points.map { "\($0.0),\($0.1)" },
+        let done = try Subprocess.run("/usr/bin/python3", [directory + "/png.py", png] + points.map { "\($0.0),\($0.1)" } + regions,
                                       in: directory, deadline: deadline(milliseconds: 20_000))
         guard done.termination == .exited(0) else { throw BrowserError(message: "png.py: \(done.stderr)") }
         return done.stdout.split(separator: "\n").map { $0.split(separator: " ").map { Int($0)! } }
@@ -155,8 +172,21 @@ enum Browser {
             rows.append(line)
             prev = line
         for point in sys.argv[2:]:
-            x, y = map(int, point.split(","))
-            print(*rows[y][x * bpp:x * bpp + 3])
+            numbers = list(map(int, point.split(",")))
+            if len(numbers) == 2:
+                x, y = numbers
+                print(*rows[y][x * bpp:x * bpp + 3])
+                continue
+            # A region x0,y0,x1,y1 (x1, y1 excluded), and a colour r,g,b: how many of its pixels
+            # are text-dark, and how many have that colour (each channel within 4).
+            x0, y0, x1, y1, cr, cg, cb = numbers
+            dark = match = 0
+            for y in range(max(y0, 0), min(y1, height)):
+                for x in range(max(x0, 0), min(x1, width)):
+                    r, g, b = rows[y][x * bpp:x * bpp + 3]
+                    dark += r < 110 and g < 110 and b < 110
+                    match += abs(r - cr) <= 4 and abs(g - cg) <= 4 and abs(b - cb) <= 4
+            print(dark, match)
 
         """
 }

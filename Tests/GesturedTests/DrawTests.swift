@@ -80,7 +80,7 @@ struct DrawTests {
         #expect(single.status == 2 && single.stderr.contains("has no screens"))
         let svg = try drawing(["draw", "--config", twoPanels, "--screen", "customer"], output: "c.svg")
         #expect(svg.contains("data-view=\"pay\"") && svg.contains("data-view=\"customerRoot\"") && !svg.contains("data-view=\"till\""))
-        #expect(svg.contains("viewBox=\"0 0 800 480\""), "the customer screen is 800×480")
+        #expect(svg.contains("<rect id=\"screen\" x=\"0\" y=\"0\" width=\"800\" height=\"480\""), "the customer screen is 800×480")
     }
 
     @Test func explainEndsWithTheView() throws {

@@ -3,8 +3,8 @@ import GesturedIO
 import GesturedTestSupport
 import Testing
 
-/// The kiosk questions asked of the built `gestured` (CONTRACT.md §5): `explain` says what the
-/// application gets of a touch at a point on a pass-through device, and `replay --forwarded`
+/// The kiosk questions asked of the built `gestured` (CONTRACT.md §5, §6): `explain` says what
+/// the application gets of a touch at a point, always, and `replay --forwarded`
 /// says why it prints nothing for a device that does not pass through.
 struct PassThroughCommandTests {
     static let evemu = TestEnvironment.packageRoot + "/Tests/Fixtures/evemu-devices"
@@ -39,10 +39,14 @@ struct PassThroughCommandTests {
         #expect(try tail("500", "500") == ["application: forwarded", "view root"])
         #expect(try tail("5", "500") == ["application: held edge", "view root"])
         #expect(try tail("950", "500") == ["application: never", "view strip"])
-        // Without a passThrough rule there is no application behind the daemon to speak of.
-        let plain = Self.kiosk(passThrough: false)
-        let result = try run(["explain", "950", "500"], config: plain)
-        #expect(!result.stdout.contains("application:") && result.stdout.hasSuffix("\nview strip\n"), "\(result.stdout)")
+        // A grab without passThrough: the application gets nothing, wherever the touch is.
+        let grabbed = Self.kiosk(passThrough: false)
+        #expect(try tail("950", "500", config: grabbed) == ["application: never (grabbed, not forwarded)", "view strip"])
+        #expect(try tail("500", "500", config: grabbed) == ["application: never (grabbed, not forwarded)", "view root"])
+        // No rule grabs: the application reads the panel itself, the gestures' touches too.
+        let direct = grabbed.replacing("grab: true", with: "ignore: false")
+        #expect(try tail("950", "500", config: direct) == ["application: direct", "view strip"])
+        #expect(try tail("-5", "500", config: direct) == ["application: direct", "view none"])
     }
 
     @Test func replayForwardedSaysWhyADeviceForwardsNothing() throws {

@@ -68,6 +68,18 @@ public struct ActionRequest: Hashable, Sendable {
         guard case .gesture(let event) = batch.outputs[output] else { preconditionFailure("an action names a gesture output") }
         return event
     }
+
+    /// What `gestured replay` says instead of running the action (on stderr): `replay: would run
+    /// /usr/bin/touch /run/gestured/actions/kiosk-admin (admin began at 3.600000)`. A word with a
+    /// space or a quote is quoted, so the command reads as it would be typed.
+    public func replayNotice(in batch: Batch) -> String {
+        let event = event(in: batch)
+        let words = action.run.map { word in
+            word.isEmpty || word.contains(where: { $0 == " " || $0 == "'" || $0 == "\"" })
+                ? "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'" : word
+        }
+        return "replay: would run \(words.joined(separator: " ")) (\(event.name) \(event.state.rawValue) at \(event.time))"
+    }
 }
 
 /// A fault a device's decoder survived, and how often since it was last reported.

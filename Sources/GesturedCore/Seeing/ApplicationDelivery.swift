@@ -15,14 +15,43 @@ public enum ApplicationDelivery: Hashable, Sendable, CustomStringConvertible {
     /// Never sent: its view or an ancestor has `forwardsTouches: false` (or a gesture claims it
     /// at its down, which a lone touch never meets).
     case never
+    /// No device rule forwards or grabs: the application reads the panel itself and gets every
+    /// touch, the gestures' too.
+    case direct
+    /// A device rule grabs the panel without `passThrough`: the application gets no touch at all.
+    case grabbedNotForwarded
 
-    /// `forwarded`, `held swipe,edge`, `never`: the words after `application: `.
+    /// `forwarded`, `held swipe,edge`, `never`, `direct`, `never (grabbed, not forwarded)`: the
+    /// words after `application: `.
     public var description: String {
         switch self {
         case .forwarded: "forwarded"
         case .held(let ids): "held " + ids.joined(separator: ",")
         case .never: "never"
+        case .direct: "direct"
+        case .grabbedNotForwarded: "never (grabbed, not forwarded)"
         }
+    }
+}
+
+/// How the configuration's device rules let the application behind the daemon have touches.
+public enum ApplicationPath: Hashable, Sendable {
+    /// A rule passes its devices through: touch by touch, as `applicationDelivery(at:)` says.
+    case passThrough
+    /// A rule grabs without passing through: nothing reaches the application.
+    case grabbed
+    /// No rule grabs: the application reads the panel itself.
+    case direct
+}
+
+extension Configuration {
+    /// The configuration's `ApplicationPath`, from its rules that are not `ignore`: a
+    /// `passThrough` rule makes it `passThrough` even beside a rule that only grabs (that
+    /// rule's devices are a `check-config` warning of their own).
+    public var applicationPath: ApplicationPath {
+        let rules = devices.filter { !$0.ignore }
+        if rules.contains(where: \.passThrough) { return .passThrough }
+        return rules.contains(where: \.grab) ? .grabbed : .direct
     }
 }
 
@@ -30,6 +59,15 @@ extension GestureEngine {
     /// What the application gets of a touch that begins at `point` (screen coordinates) on a
     /// pass-through device, decided as the daemon decides at the down: from the engine's own
     /// ownership fact for that touch (`TouchOwnership.routed`), as `TouchForwarder` reads it.
+    public func applicationDelivery(at point: Point, path: ApplicationPath) -> ApplicationDelivery {
+        switch path {
+        case .passThrough: applicationDelivery(at: point)
+        case .grabbed: .grabbedNotForwarded
+        case .direct: .direct
+        }
+    }
+
+    /// `applicationDelivery(at:path:)` on a pass-through device.
     public func applicationDelivery(at point: Point) -> ApplicationDelivery {
         var engine = self
         engine.trackOwnership()

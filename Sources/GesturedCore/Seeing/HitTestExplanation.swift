@@ -97,9 +97,9 @@ extension ViewTree {
 
 extension HitTestExplanation {
     /// The explanation in lines: the walk (indented by depth), the winner, then `route` (the
-    /// recognizers in winning order), then, for a point on a pass-through device,
-    /// `application: forwarded|held IDS|never` (CONTRACT.md §5), and last `view ID` or
-    /// `view none` (CONTRACT.md §4).
+    /// recognizers in winning order), then what the application gets of a touch there
+    /// (`application: forwarded|held IDS|never|direct|never (grabbed, not forwarded)`,
+    /// CONTRACT.md §5 and §6), and last `view ID` or `view none` (CONTRACT.md §4).
     public func lines(tree: ViewTree, route: [GestureEngine.RouteEntry], application: ApplicationDelivery? = nil) -> [String] {
         var lines = walkLines(tree: tree, route: route)
         if let application { lines.insert("application: \(application)", at: lines.count - 1) }

@@ -1,5 +1,6 @@
-/// What can keep a `passThrough` device from giving the application its touches, said before a
-/// user meets it: `check-config` from the file alone (`passThroughWarnings`), `gestured devices`
+/// What can keep a `passThrough` device from giving the application its touches (and forwarding
+/// asked for without one), said before a user meets it: `check-config` from the file alone
+/// (`passThroughWarnings`, `forwardingWarnings`), `gestured devices`
 /// and the daemon's log once the device is known (`cloneRefusal`, `gestures(needingMoreThan:)`),
 /// and `replay --forwarded` for a recording's device.
 extension GestureKind {
@@ -80,6 +81,52 @@ extension Configuration {
                         + "there, and its touches all reach the application"))
                 }
             }
+        }
+        return warnings + forwardingWarnings()
+    }
+
+    /// Forwarding that the file asks for but no rule does: a view's `forwardsTouches` or a
+    /// gesture's `delaysTouchesBegan`, `delaysTouchesEnded` or `cancelsTouchesInView` set away
+    /// from its default means touches of a `passThrough` device only, so without one it does
+    /// nothing; and a rule that grabs without `passThrough` leaves the application nothing at all.
+    func forwardingWarnings() -> [ConfigurationWarning] {
+        var warnings: [ConfigurationWarning] = []
+        for (index, rule) in devices.enumerated() where rule.grab && !rule.passThrough && !rule.ignore {
+            warnings.append(.init(keyPath: "devices[\(index)].grab", message: "grab without passThrough: the application gets no "
+                + "touch of these devices, not even those no gesture claims; add passThrough: true to forward them "
+                + "(docs/KIOSK.md), or drop grab to let the application read the panel itself"))
+        }
+        let path = applicationPath
+        guard path != .passThrough else { return warnings }
+        let why = path == .grabbed
+            ? "no device rule has passThrough: true (a rule grabs: the application gets no touch at all)"
+            : "no device rule has passThrough: true (the application reads the panel itself and gets every touch)"
+        func walk(_ views: [ViewSpec], _ prefix: String) {
+            for (i, view) in views.enumerated() {
+                let viewPath = "\(prefix)[\(i)]"
+                if !view.forwardsTouches {
+                    warnings.append(.init(keyPath: viewPath + ".forwardsTouches", message: "forwardsTouches: false does nothing: \(why)"))
+                }
+                for (k, gesture) in view.gestures.enumerated() {
+                    let defaults = TouchDelivery()
+                    let set = [("cancelsTouchesInView", gesture.delivery.cancelsTouchesInView != defaults.cancelsTouchesInView,
+                                gesture.delivery.cancelsTouchesInView),
+                               ("delaysTouchesBegan", gesture.delivery.delaysTouchesBegan != defaults.delaysTouchesBegan,
+                                gesture.delivery.delaysTouchesBegan),
+                               ("delaysTouchesEnded", gesture.delivery.delaysTouchesEnded != defaults.delaysTouchesEnded,
+                                gesture.delivery.delaysTouchesEnded)]
+                    for (key, changed, value) in set where changed {
+                        warnings.append(.init(keyPath: "\(viewPath).gestures[\(k)].\(key)",
+                                              message: "\(key): \(value) does nothing: \(why)"))
+                    }
+                }
+                walk(view.subviews, viewPath + ".subviews")
+            }
+        }
+        if screens.isEmpty {
+            walk(views, "views")
+        } else {
+            for (k, screen) in screens.enumerated() { walk(screen.views, "screens[\(k)].views") }
         }
         return warnings
     }

@@ -3,11 +3,13 @@
 /// Views are drawn in z-order (parents before children, back to front), each a `<g>` whose `id`
 /// and `data-view` are the view's id (CONTRACT.md §4): its frame filled with its colour at
 /// `fillOpacity`, its hit area outlined (dashed) where it differs from the frame, and a label
-/// with its id and gestures. Views that take no touches by design (hidden, disabled,
-/// transparent) are drawn as grey dashed outlines; views that can never be hit
+/// with its id and gestures, kept inside the picture. Views that take no touches by design
+/// (hidden, disabled, transparent) are drawn as grey dashed outlines; views that can never be hit
 /// (`ViewTree.unreachable`) get a red outline and say why. A recording adds each touch's path
 /// (one colour per touch, a dot where it went down, a ring where it lifted) and a marker for
-/// every gesture line, labelled with its type, state and name.
+/// every gesture line, labelled with its type, state and name. With `application`, the regions
+/// the application behind the daemon never gets or gets late are hatched, with a legend; views
+/// outside the screen are drawn in a marked margin (RegionMapSVG+Application.swift).
 public struct RegionMapSVG: Sendable {
     /// View fill colours, by view index (cycled).
     public static let viewColors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#393b79", "#9467bd",
@@ -23,63 +25,94 @@ public struct RegionMapSVG: Sendable {
     public var recording: RecordingPicture?
     /// A `data:` URL of an image drawn under everything, stretched to the screen.
     public var background: String?
+    /// How the configuration's device rules give the application touches: with it, the regions
+    /// that never reach the application and those held back are hatched, and a legend says so.
+    public var application: ApplicationPath?
 
-    public init(tree: ViewTree, recording: RecordingPicture? = nil, background: String? = nil) {
-        self.tree = tree; self.recording = recording; self.background = background
+    public init(tree: ViewTree, recording: RecordingPicture? = nil, background: String? = nil, application: ApplicationPath? = nil) {
+        self.tree = tree; self.recording = recording; self.background = background; self.application = application
     }
 
     /// The whole document; `attributes` go on the root element (the HTML page adds an id).
+    /// Screen points are the picture's units; a margin around the screen (views outside it) and
+    /// the legend below widen the view box.
     public func svg(attributes: String = "") -> String {
         let (w, h) = (Self.n(tree.screen.width), Self.n(tree.screen.height))
+        let canvas = canvas()
+        let b = canvas.bounds
         var out = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(w)" height="\(h)" viewBox="0 0 \(w) \(h)" \
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Self.n(b.size.width))" height="\(Self.n(b.size.height))" \
+            viewBox="\(Self.n(b.minX)) \(Self.n(b.minY)) \(Self.n(b.size.width)) \(Self.n(b.size.height))" \
             font-family="DejaVu Sans, sans-serif" font-size="12"\(attributes)>
             <title>gestured region map (\(w)×\(h) points)</title>
-            <rect id="screen" x="0" y="0" width="\(w)" height="\(h)" fill="\(Self.screenColor)"/>
 
             """
+        out += canvasBackground(canvas)
+        out += "<rect id=\"screen\" x=\"0\" y=\"0\" width=\"\(w)\" height=\"\(h)\" fill=\"\(Self.screenColor)\"/>\n"
         if let background {
             out += "<image id=\"background\" x=\"0\" y=\"0\" width=\"\(w)\" height=\"\(h)\" preserveAspectRatio=\"none\" href=\"\(background)\"/>\n"
         }
+        out += applicationLayer()
         out += "<g id=\"views\">\n"
         // A label goes in a corner of its view (top-left, top-right, bottom-left, bottom-right:
-        // the first clear of the labels already placed), else top-left below them. Front views
-        // first: they are smaller, and an ancestor has other corners.
+        // the first clear of the labels already placed), else top-left below them; then it is
+        // moved into the picture, and shortened if it is wider. Front views first: they are
+        // smaller, and an ancestor has other corners.
+        let screen = Rect(x: 0, y: 0, width: tree.screen.width, height: tree.screen.height)
         var placed: [Rect] = []
-        var labels = Array(repeating: (x: 0.0, y: 0.0, end: false), count: tree.nodes.count)
+        var labels = Array(repeating: (x: 0.0, y: 0.0, width: 0.0), count: tree.nodes.count)
         for view in tree.nodes.indices.reversed() {
-            let corner = tree.convert(.zero, to: view)
-            let (x, y) = (-corner.x, -corner.y)
-            let size = tree.nodes[view].frame.size
-            let gestures = tree.nodes[view].gestures.reduce(0) { $0 + $1.id.count + $1.kind.typeName.count + 3 }
-            let width = Double(max(tree.nodes[view].id.count + 12, gestures * 6 / 7)) * 7
+            let frame = screenFrame(view)
+            let (x, y, size) = (frame.minX, frame.minY, frame.size)
+            let (label, gestures) = labelText(view)
+            // A view on the screen keeps its label on the screen; one off it, in the margin.
+            let onScreen = frame.minX < screen.maxX && screen.minX < frame.maxX && frame.minY < screen.maxY && screen.minY < frame.maxY
+            let area = onScreen ? screen : canvas.area
+            let width = min(Self.labelWidth(label, gestures), area.size.width)
             let clear = { (box: Rect) in
                 !placed.contains { $0.minX < box.maxX && box.minX < $0.maxX && $0.minY < box.maxY && box.minY < $0.maxY }
             }
-            let candidates = [(x, y, false), (x + size.width - width, y, true),
-                              (x, y + size.height - 30, false), (x + size.width - width, y + size.height - 30, true)]
-            var box = Rect(x: x, y: y, width: width, height: 30)
-            var end = false
-            if let free = candidates.first(where: { clear(Rect(x: $0.0, y: $0.1, width: width, height: 30)) }) {
-                box.origin = Point(x: free.0, y: free.1); end = free.2
-            } else {
-                while !clear(box) { box.origin.y += 30 }
+            let inside = { (box: Rect) -> Rect in
+                var box = box
+                box.origin.x = min(max(box.minX, area.minX), area.maxX - width)
+                box.origin.y = min(max(box.minY, area.minY), max(area.maxY - 30, area.minY))
+                return box
+            }
+            let candidates = [(x, y), (x + size.width - width, y), (x, y + size.height - 30), (x + size.width - width, y + size.height - 30)]
+                .map { inside(Rect(x: $0.0, y: $0.1, width: width, height: 30)) }
+            var box = candidates.first(where: clear) ?? candidates[0]
+            if !clear(box) {
+                while !clear(box) && box.maxY + 30 <= area.maxY { box.origin.y += 30 }
             }
             placed.append(box)
-            labels[view] = (end ? box.maxX : box.minX, box.minY, end)
+            labels[view] = (box.minX, box.minY, width)
         }
         for view in tree.nodes.indices { out += self.view(view, label: labels[view]) }
         out += "</g>\n"
+        out += marginMark(canvas)
         if let recording { out += Self.recording(recording) }
-        return out + "</svg>\n"
+        return out + legend(canvas) + "</svg>\n"
     }
 
-    /// - Parameter label: where the label goes, in screen points: its top, and its left edge or
-    ///   (`end`) its right edge.
-    private func view(_ view: Index, label place: (x: Double, y: Double, end: Bool)) -> String {
+    /// A view's label: its id with why it takes no touches or is never hit, and its gestures.
+    private func labelText(_ view: Index) -> (label: String, gestures: String) {
         let node = tree.nodes[view]
-        let origin = tree.convert(.zero, to: view)   // minus the view's origin on the screen
-        let (x, y) = (-origin.x, -origin.y)
+        var label = node.id
+        if !tree.acceptsTouches(view) { label += " (\(notHittableReason(view)))" }
+        switch tree.unreachable(view) {
+        case .covered(let front)?: label += " (never hit: covered by \(tree.nodes[front].id))"
+        case .offScreen?: label += " (never hit: off screen)"
+        case nil: break
+        }
+        return (label, node.gestures.map { "\($0.kind.typeName) \($0.id)" }.joined(separator: ", "))
+    }
+
+    /// - Parameter label: where the label goes, in screen points: its top-left corner, and the
+    ///   width it may take (its text is shortened to fit).
+    private func view(_ view: Index, label place: (x: Double, y: Double, width: Double)) -> String {
+        let node = tree.nodes[view]
+        let frame = screenFrame(view)
+        let (x, y) = (frame.minX, frame.minY)
         let color = Self.viewColors[view % Self.viewColors.count]
         let id = Self.escape(node.id)
         let takesTouches = tree.acceptsTouches(view)
@@ -88,26 +121,21 @@ public struct RegionMapSVG: Sendable {
         if !takesTouches { classes += " not-hittable" }
         if unreachable != nil { classes += " never-hit" }
         var out = "<g id=\"\(id)\" data-view=\"\(id)\" class=\"\(classes)\">\n"
-        let frame = "x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" width=\"\(Self.n(node.frame.size.width))\" height=\"\(Self.n(node.frame.size.height))\""
+        let frameText = "x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" width=\"\(Self.n(node.frame.size.width))\" height=\"\(Self.n(node.frame.size.height))\""
         if takesTouches {
             let stroke = unreachable == nil ? color : "#d00000"
-            out += "<rect class=\"frame\" \(frame) fill=\"\(color)\" fill-opacity=\"\(Self.fillOpacity)\" stroke=\"\(stroke)\" stroke-width=\"\(unreachable == nil ? 1 : 3)\"/>\n"
+            out += "<rect class=\"frame\" \(frameText) fill=\"\(color)\" fill-opacity=\"\(Self.fillOpacity)\" stroke=\"\(stroke)\" stroke-width=\"\(unreachable == nil ? 1 : 3)\"/>\n"
             out += hitArea(view, at: x, y, color: color)
         } else {
-            out += "<rect class=\"frame\" \(frame) fill=\"none\" stroke=\"#999999\" stroke-dasharray=\"4 4\"/>\n"
+            out += "<rect class=\"frame\" \(frameText) fill=\"none\" stroke=\"#999999\" stroke-dasharray=\"4 4\"/>\n"
         }
-        var label = node.id
-        if !takesTouches { label += " (\(notHittableReason(view)))" }
-        switch unreachable {
-        case .covered(let front)?: label += " (never hit: covered by \(tree.nodes[front].id))"
-        case .offScreen?: label += " (never hit: off screen)"
-        case nil: break
-        }
-        let (lx, anchor) = place.end ? (place.x - 4, " text-anchor=\"end\"") : (place.x + 4, "")
-        out += "<text class=\"label\" x=\"\(Self.n(lx))\" y=\"\(Self.n(place.y + 14))\"\(anchor) fill=\"#000000\">\(Self.escape(label))</text>\n"
-        if !node.gestures.isEmpty {
-            let gestures = node.gestures.map { "\($0.kind.typeName) \($0.id)" }.joined(separator: ", ")
-            out += "<text class=\"gestures\" x=\"\(Self.n(lx))\" y=\"\(Self.n(place.y + 27))\"\(anchor) fill=\"#333333\" font-size=\"10\">\(Self.escape(gestures))</text>\n"
+        let (label, gestures) = labelText(view)
+        let lx = place.x + 4
+        let text = fitted(label, width: place.width - 8, small: false)
+        out += "<text class=\"label\" x=\"\(Self.n(lx))\" y=\"\(Self.n(place.y + 14))\" fill=\"#000000\">\(Self.escape(text))</text>\n"
+        if !gestures.isEmpty {
+            let small = fitted(gestures, width: place.width - 8, small: true)
+            out += "<text class=\"gestures\" x=\"\(Self.n(lx))\" y=\"\(Self.n(place.y + 27))\" fill=\"#333333\" font-size=\"10\">\(Self.escape(small))</text>\n"
         }
         return out + "</g>\n"
     }

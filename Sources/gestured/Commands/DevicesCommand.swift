@@ -3,7 +3,8 @@ import GesturedIO
 import Glibc
 
 /// `gestured devices [--json]`: every input event node udev knows, what it is, what it can
-/// report, and how the configuration treats it (the rule that applies, used or not and why).
+/// report, and how the configuration treats it (the rule that applies, used or not and why); the
+/// configuration is the one `ConfigChoice` picks (said on stderr).
 ///
 /// Opens each node read-only for a moment (libevdev reads its capabilities; no events are
 /// consumed and no grab is taken); a node it cannot open is listed with the reason.
@@ -27,7 +28,10 @@ enum DevicesCommand {
     }
 
     static func run(config: String?, json: Bool) throws(CommandFailure) {
-        let configuration = try loadConfiguration(config)
+        let choice = ConfigChoice.resolve(given: config)
+        let configuration = try loadConfiguration(choice.path)
+        // The panels give the screen its size here: none is assumed.
+        choice.announce(assumedScreen: false)
         let infos: [InputDeviceInfo]
         do { infos = try UdevEnumerator.inputDevices() } catch {
             throw CommandFailure(ExitStatus.failure, "udev enumeration failed: \(error)")

@@ -2,11 +2,13 @@ import GesturedCore
 import GesturedIO
 import Glibc
 
-/// `gestured draw`: the region map (and a recording's touches and gestures) as SVG or HTML.
+/// `gestured draw`: the region map (and a recording's touches and gestures) as SVG or HTML, from
+/// the configuration `ConfigChoice` picks (said on stderr).
 enum DrawCommand {
     static func run(config: String?, screen: String?, layout: String?, background: String?, recording: String?,
                     description: String?, output: String) throws(CommandFailure) {
-        var configuration = try loadConfiguration(config, screen: screen, layout: layout)
+        let choice = ConfigChoice.resolve(given: config)
+        var configuration = try loadConfiguration(choice.path, screen: screen, layout: layout)
         var picture: RecordingPicture?
         if let recording {
             let (device, events) = try ReplayCommand.load(recording: recording, description: description)
@@ -16,10 +18,12 @@ enum DrawCommand {
                 throw CommandFailure(ExitStatus.failure, "\(recording): \(error)")
             }
         }
+        choice.announce(assumedScreen: configuration.screen == nil)
         let tree = ViewTree(views: configuration.views, screen: configuration.screen ?? DeviceGeometry.fallbackScreen)
-        let map = RegionMapSVG(tree: tree, recording: picture, background: try background.map(dataURL))
+        let map = RegionMapSVG(tree: tree, recording: picture, background: try background.map(dataURL),
+                               application: configuration.applicationPath)
         let text = output.hasSuffix(".html")
-            ? RegionMapHTML.page(map, title: "gestured: \(config ?? "default configuration")" + (recording.map { ", \($0)" } ?? ""))
+            ? RegionMapHTML.page(map, title: "gestured: \(choice.path ?? "built-in configuration")" + (recording.map { ", \($0)" } ?? ""))
             : map.svg()
         do { try writeFile(path: output, bytes: Array(text.utf8)) } catch {
             throw CommandFailure(ExitStatus.failure, "\(error)")

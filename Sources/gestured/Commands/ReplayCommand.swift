@@ -36,6 +36,8 @@ enum ReplayCommand {
         var out = OutputBuffer()
         defer { out.flush() }
         try RecordingStream.play(&streams, session: &session) { session in
+            // Replay runs no action; it says which the daemon would have run, and when.
+            for request in session.batch.actions { Log.plain(request.replayNotice(in: session.batch)) }
             lines.take(&session, traced: { Log.trace($0) }) { out.take(&$0) }
         }
     }
