@@ -413,10 +413,10 @@ ifneq ($(ARCH),arm64)
 deb: deps-deb build-daemon
 	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path)/gestured; \
 	$(MAKE) --no-print-directory DEB_BIN="$$bin" $(DEB_FILE)
-endif
 
 $(DEB_FILE): $(DEB_BIN) $(DEB_INPUTS)
 	debian/make-deb "$(DEB_BIN)" $(DEB_DIST)
+endif
 
 # ---- arm64: the package cross-built in the Debian 13 root, and its proof (issue 32) --------------
 ## deb ARCH=arm64: dist/gestured_<version>_arm64.deb on this amd64 machine (docs/PACKAGING.md,
@@ -446,7 +446,11 @@ build-arm64: deps-arm64
 	$(ARM64) build gestured gestured-bench
 
 ifeq ($(ARCH),arm64)
+# A file target too: made again only when the binary or a packaged file is newer.
 deb: build-arm64
+	@$(MAKE) --no-print-directory ARCH=arm64 $(DEB_FILE)
+
+$(DEB_FILE): $(ARM64_BIN)/gestured $(DEB_INPUTS)
 	$(ARM64) deb $(ARM64_BIN)/gestured $(DEB_DIST)
 endif
 
@@ -463,6 +467,15 @@ test-arm64: deps-build
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured-bench
 	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path); \
 	$(ARM64) check "$$bin" $(ARM64_BIN) $(DEB_DIST)/gestured_$(DEB_VERSION)_arm64.deb
+
+## test-vm-arm64: the package of `make deb ARCH=arm64` in an arm64 kernel guest: Debian 13's arm64
+## kernel under qemu-system-aarch64 (-M virt, TCG) with udevd; a uinput panel (evemu-device)
+## replays a tap and a three-finger swipe, a client (`gestured listen`) reads both lines, the
+## pass-through clone appears and `libinput debug-events` on it sees the forwarded tap
+## (Tests/Arm64/vm-arm64; the guest's packages come through the root's apt and are cached).
+test-vm-arm64: deps-arm64
+	$(MAKE) --no-print-directory deb ARCH=arm64
+	Tests/Arm64/vm-arm64 $(DEB_DIST)/gestured_$(DEB_VERSION)_arm64.deb
 # ---- end of arm64 ---------------------------------------------------------------------------------
 
 ## uninstall: removes what install put in place except the configuration (it may be edited) and
