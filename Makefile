@@ -30,9 +30,11 @@
 # Works on a fresh Debian 12 with only the Swift toolchain: the deps targets install the C
 # libraries and tools with apt-get (through sudo when not root), each only what its targets need:
 # deps-build (libevdev, libudev: `make run`, `make install`), deps (every test), deps-deb
-# (debhelper, lintian: `make deb`), deps-vm, deps-vm-systemd. Variables:
+# (debhelper, lintian: `make deb`), deps-vm, deps-vm-systemd, deps-arm64 (debootstrap,
+# qemu-user-static, qemu-system-arm: `make deb ARCH=arm64`, test-arm64, test-vm-arm64). Variables:
 #   SWIFTPM_FLAGS     passed to every swift build/test (e.g. --scratch-path /tmp/build)
 #   SWIFT_TEST_FLAGS  passed to swift test only (e.g. --filter GesturedIOTests)
+#   ARCH              arm64: `make deb` writes the arm64 package instead (cross-built)
 #
 # The demo's device files come from `gestured-testtool umockdev DESC --umockdev F --ioctl F`, a
 # developer tool built with the package (Tests/Tool) that turns an evemu description into the
@@ -494,4 +496,4 @@ uninstall:
 
 clean:
 	$(SWIFT) package clean $(SWIFTPM_FLAGS)
-	rm -rf .build
+	rm -rf .build .build-arm64
