@@ -23,13 +23,20 @@
 #   make uninstall what install put in place, except the configuration and the groups
 #   make deb       dist/gestured_<version>_<arch>.deb, built by dpkg-buildpackage from debian/ and
 #                  checked by lintian (docs/PACKAGING.md)
+#   make deb ARCH=arm64   dist/gestured_<version>_arm64.deb, cross-built on amd64 in the Debian 13
+#                  root with its swiftlang (docs/PACKAGING.md, "The arm64 package")
+#   make test-arm64   that package's binary under qemu-aarch64-static: every recording replayed,
+#                  every configuration checked, byte-identical to amd64; alloc-check on arm64
+#   make test-vm-arm64   the arm64 package in an arm64 kernel guest (qemu-system-aarch64, TCG)
 #
 # Works on a fresh Debian 12 with only the Swift toolchain: the deps targets install the C
 # libraries and tools with apt-get (through sudo when not root), each only what its targets need:
 # deps-build (libevdev, libudev: `make run`, `make install`), deps (every test), deps-deb
-# (debhelper, lintian: `make deb`), deps-vm, deps-vm-systemd. Variables:
+# (debhelper, lintian: `make deb`), deps-vm, deps-vm-systemd, deps-arm64 (debootstrap,
+# qemu-user-static, qemu-system-arm: `make deb ARCH=arm64`, test-arm64, test-vm-arm64). Variables:
 #   SWIFTPM_FLAGS     passed to every swift build/test (e.g. --scratch-path /tmp/build)
 #   SWIFT_TEST_FLAGS  passed to swift test only (e.g. --filter GesturedIOTests)
+#   ARCH              arm64: `make deb` writes the arm64 package instead (cross-built)
 #
 # The demo's device files come from `gestured-testtool umockdev DESC --umockdev F --ioctl F`, a
 # developer tool built with the package (Tests/Tool) that turns an evemu description into the
@@ -80,6 +87,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
+.PHONY: deps-arm64 build-arm64 test-arm64 test-vm-arm64
 .PHONY: all deps deps-build deps-deb deps-vm deps-vm-systemd build build-daemon run test test-release test-vm test-vm-systemd bench bench-hostile bench-vm demo readme-picture install uninstall deb clean \
 	fuzz fuzz-build fuzz-seeds test-sanitize soak-vm
 
@@ -413,15 +421,77 @@ install: $(if $(GESTURED_BIN),,build-daemon)
 ## target: it is made again only when the binary or a packaged file is newer.
 DEB_DIST ?= dist
 DEB_VERSION := $(shell awk 'NR == 1 { gsub(/[()]/, "", $$2); print $$2 }' debian/changelog)
-DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+DEB_ARCH := $(or $(ARCH),$(shell dpkg --print-architecture 2>/dev/null || echo amd64))
 DEB_FILE := $(DEB_DIST)/gestured_$(DEB_VERSION)_$(DEB_ARCH).deb
 DEB_INPUTS = Makefile $(wildcard debian/* debian/source/* systemd/* man/* config/*) $(DOC_FILES)
+ifneq ($(ARCH),arm64)
 deb: deps-deb build-daemon
 	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path)/gestured; \
 	$(MAKE) --no-print-directory DEB_BIN="$$bin" $(DEB_FILE)
 
 $(DEB_FILE): $(DEB_BIN) $(DEB_INPUTS)
 	debian/make-deb "$(DEB_BIN)" $(DEB_DIST)
+endif
+
+# ---- arm64: the package cross-built in the Debian 13 root, and its proof (issue 32) --------------
+## deb ARCH=arm64: dist/gestured_<version>_arm64.deb on this amd64 machine (docs/PACKAGING.md,
+## "The arm64 package"). Tests/Arm64/gestured-arm64 holds the cross-build's flags (the only place
+## that knows the target): Debian 13's swiftlang 6.0.3 in the root of Tests/Trixie/gestured-trixie
+## compiles gestured and gestured-bench for aarch64-unknown-linux-gnu (release, Swift runtime
+## linked statically, ld.lld) into .build-arm64, then debian/make-deb --arch arm64 packages the
+## binary there (dpkg-buildpackage -a arm64: dpkg-shlibdeps against the arm64 libraries, lintian
+## of Debian 13), in a cached layer over the root that carries the packaging tools.
+## deps-arm64: debootstrap (the root, made once), qemu-user-static (test-arm64) and
+## qemu-system-arm (test-vm-arm64) on this machine, when missing.
+ARM64 := Tests/Arm64/gestured-arm64
+ARM64_BIN := $(CURDIR)/.build-arm64/aarch64-unknown-linux-gnu/release
+ARM64_APT_PACKAGES := debootstrap qemu-user-static qemu-system-arm
+deps-arm64:
+	@missing=""; \
+	for tool in debootstrap qemu-aarch64-static qemu-system-aarch64; do \
+		command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "deps-arm64: missing:$$missing; installing $(ARM64_APT_PACKAGES)"; \
+		$(SUDO) apt-get update && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(ARM64_APT_PACKAGES); \
+	fi
+
+build-arm64: deps-arm64
+	$(ARM64) build gestured gestured-bench
+
+ifeq ($(ARCH),arm64)
+# A file target too: made again only when the binary or a packaged file is newer.
+deb: build-arm64
+	@$(MAKE) --no-print-directory ARCH=arm64 $(DEB_FILE)
+
+$(DEB_FILE): $(ARM64_BIN)/gestured $(DEB_INPUTS)
+	$(ARM64) deb $(ARM64_BIN)/gestured $(DEB_DIST)
+endif
+
+## test-arm64: the package of `make deb ARCH=arm64` against the amd64 release build (`make test`
+## or `make build-daemon` builds it; here only what is missing is built): its binary under
+## qemu-aarch64-static with the root as -L prefix replays every recording of the repository
+## (text, JSON, strokes, forwarded), checks every configuration (the examples accepted, the bad
+## ones of Tests/Fixtures/configs/invalid rejected) and draws, each byte-identical to amd64, and
+## the cross-built gestured-bench's alloc-check finds no allocation in a steady frame
+## (Tests/Arm64/check-identity). One line per check, then "N passed, N failed".
+test-arm64: deps-build
+	$(MAKE) --no-print-directory deb ARCH=arm64
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured-bench
+	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path); \
+	$(ARM64) check "$$bin" $(ARM64_BIN) $(DEB_DIST)/gestured_$(DEB_VERSION)_arm64.deb
+
+## test-vm-arm64: the package of `make deb ARCH=arm64` in an arm64 kernel guest: Debian 13's arm64
+## kernel under qemu-system-aarch64 (-M virt, TCG) with udevd; a uinput panel (evemu-device)
+## replays a tap and a three-finger swipe, a client (`gestured listen`) reads both lines, the
+## pass-through clone appears and `libinput debug-events` on it sees the forwarded tap
+## (Tests/Arm64/vm-arm64; the guest's packages come through the root's apt and are cached).
+test-vm-arm64: deps-arm64
+	$(MAKE) --no-print-directory deb ARCH=arm64
+	Tests/Arm64/vm-arm64 $(DEB_DIST)/gestured_$(DEB_VERSION)_arm64.deb
+# ---- end of arm64 ---------------------------------------------------------------------------------
 
 ## uninstall: removes what install put in place except the configuration (it may be edited) and
 ## the groups (files elsewhere may belong to them).
@@ -439,4 +509,4 @@ uninstall:
 
 clean:
 	$(SWIFT) package clean $(SWIFTPM_FLAGS)
-	rm -rf .build
+	rm -rf .build .build-arm64

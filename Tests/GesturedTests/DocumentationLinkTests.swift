@@ -8,7 +8,8 @@ import Testing
 /// documentation list names every document in docs/.
 @Suite struct DocumentationLinkTests {
     static let root = TestEnvironment.packageRoot
-    /// Not the repository's own text: build output and tools' folders.
+    /// Not the repository's own text: build output and tools' folders (and the other scratch
+    /// paths, `.build-*`: the arm64 cross-build's `.build-arm64`).
     static let skipped: Set<String> = [".build", ".git", ".swiftpm", "dist"]
 
     /// The Markdown files under the root, as paths relative to it.
@@ -16,7 +17,8 @@ import Testing
         var found: [String] = []
         func walk(_ relative: String) throws {
             let path = relative.isEmpty ? root : root + "/" + relative
-            for entry in try FileManager.default.contentsOfDirectory(atPath: path).sorted() where !skipped.contains(entry) {
+            for entry in try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+            where !skipped.contains(entry) && !entry.hasPrefix(".build-") {
                 let child = relative.isEmpty ? entry : relative + "/" + entry
                 var isDirectory: Bool = false
                 guard FileManager.default.fileExists(atPath: root + "/" + child, isDirectory: &isDirectory) else { continue }
