@@ -56,3 +56,24 @@ struct KioskLineTests {
         }
     }
 }
+
+/// `listen --exec`'s variables for kiosk lines.
+struct KioskEnvironmentTests {
+    @Test func eachFieldBecomesAKioskVariable() throws {
+        let idle = try #require(KioskEnvironment.variables(ofTextLine: "idle seconds=120 screen=\"front door\" time=5120.000000 seq=41\n"))
+        #expect(idle.map { "\($0.name)=\($0.value)" } == [
+            "KIOSK_EVENT=idle", "KIOSK_SECONDS=120", "KIOSK_SCREEN=front door", "KIOSK_TIME=5120.000000", "KIOSK_SEQ=41",
+            "KIOSK_LINE=idle seconds=120 screen=\"front door\" time=5120.000000 seq=41",
+        ])
+        let wake = try #require(KioskEnvironment.variables(ofTextLine: "wake device=event5 x=412.00 y=233.50 time=1.000000 seq=2"))
+        #expect(wake.map(\.name) == ["KIOSK_EVENT", "KIOSK_DEVICE", "KIOSK_X", "KIOSK_Y", "KIOSK_TIME", "KIOSK_SEQ", "KIOSK_LINE"])
+    }
+
+    @Test func otherLinesAreNotKioskLines() {
+        #expect(KioskEnvironment.variables(ofTextLine: "gesture tap ended tap view=root time=1.000000 seq=1") == nil)
+        #expect(KioskEnvironment.variables(ofTextLine: "ok command=lock") == nil)
+        #expect(KioskEnvironment.variables(ofTextLine: "device added event5 name=x seq=1") == nil)
+        #expect(KioskEnvironment.variables(ofTextLine: "idle stray seconds=1") == nil)
+        #expect(GestureEnvironment.variables(ofTextLine: "idle seconds=1 time=1.000000 seq=1") == nil)
+    }
+}
