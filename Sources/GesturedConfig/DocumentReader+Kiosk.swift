@@ -1,7 +1,7 @@
 import GesturedCore
 
 extension ConfigKeys {
-    static let power = ["source", "wakeTouch"]
+    static let power = ["source", "wakeTouch", "connector", "backlight"]
 }
 
 extension DocumentReader {
@@ -29,20 +29,33 @@ extension DocumentReader {
         return seconds.map { Interval(microseconds: Int64($0) * 1_000_000) }
     }
 
-    /// `power: { source: "auto"|"drm"|"backlight"|"socket", wakeTouch: "claim"|"forward" }`.
-    /// This version learns a screen's power only from control requests: `"drm"` and
-    /// `"backlight"` are refused rather than read as the socket without a word.
+    /// `power: { source: "auto"|"drm"|"backlight"|"socket", wakeTouch: "claim"|"forward",
+    /// connector: NAME, backlight: NAME }`. `"drm"` needs `connector`, `"backlight"` needs
+    /// `backlight`; each name is one sysfs directory name.
     mutating func powerPolicy(_ node: Node) -> PowerPolicy? {
         guard let members = object(node) else { return nil }
         checkKeys(members, of: node, known: ConfigKeys.power)
         var policy = PowerPolicy()
+        for (key, target) in [("connector", \PowerPolicy.connector), ("backlight", \PowerPolicy.backlight)] {
+            guard let node = members[key], let name = identifier(node) else { continue }
+            guard !name.contains("/"), name != ".", name != ".." else {
+                report("must be a name in /sys/class/\(key == "connector" ? "drm" : "backlight"), found \"\(name)\"", at: node.path)
+                continue
+            }
+            policy[keyPath: target] = name
+        }
         if let node = members["source"], let text = string(node) {
-            switch PowerSource(rawValue: text) {
-            case .auto?, .socket?: policy.source = PowerSource(rawValue: text)!
-            case .drm?, .backlight?:
-                report("\"\(text)\" is not read by this version: a screen's power comes from `gestured ctl screen off|on` "
-                       + "(\"socket\", which \"auto\" means here)", at: node.path)
-            case nil:
+            if let source = PowerSource(rawValue: text) {
+                policy.source = source
+                if source == .drm && members["connector"] == nil {
+                    report("\"drm\" needs \"connector\": the screen's DRM connector, as /sys/class/drm names it (card1-HDMI-A-1)",
+                           at: node.path)
+                }
+                if source == .backlight && members["backlight"] == nil {
+                    report("\"backlight\" needs \"backlight\": the screen's backlight, as /sys/class/backlight names it",
+                           at: node.path)
+                }
+            } else {
                 report("must be one of \(PowerSource.allCases.map(\.rawValue).joined(separator: ", ")), found \"\(text)\"",
                        at: node.path)
             }

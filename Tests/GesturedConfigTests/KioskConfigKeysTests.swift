@@ -42,8 +42,35 @@ import Testing
         #expect(diagnostics(#"{ power: { source: "dpms" } }"#)
                 == [#"test.json5:1:20: power.source: must be one of auto, drm, backlight, socket, found "dpms""#])
         #expect(diagnostics(#"{ power: { source: "drm" } }"#) == [
-            #"test.json5:1:20: power.source: "drm" is not read by this version: a screen's power comes from `gestured ctl screen off|on` ("socket", which "auto" means here)"#,
+            #"test.json5:1:20: power.source: "drm" needs "connector": the screen's DRM connector, as /sys/class/drm names it (card1-HDMI-A-1)"#,
         ])
+        #expect(diagnostics(#"{ power: { source: "backlight" } }"#) == [
+            #"test.json5:1:20: power.source: "backlight" needs "backlight": the screen's backlight, as /sys/class/backlight names it"#,
+        ])
+        #expect(diagnostics(#"{ power: { connector: "../../etc" } }"#)
+                == [#"test.json5:1:23: power.connector: must be a name in /sys/class/drm, found "../../etc""#])
         #expect(diagnostics(#"{ power: { sauce: "auto" } }"#).count == 1)
+    }
+
+    /// Which attribute each source reads: `"auto"` reads the connector's `dpms` when one is named.
+    @Test func theSourceChoosesTheAttribute() throws {
+        let configuration = try #require(parsed("""
+            { screens: [
+                { id: "a", devices: [{ match: { name: "a" } }], power: { connector: "card1-HDMI-A-1" } },
+                { id: "b", devices: [{ match: { name: "b" } }], power: { source: "backlight", backlight: "rpi_backlight" } },
+                { id: "c", devices: [{ match: { name: "c" } }], power: { source: "socket", connector: "card1-DSI-1" } },
+                { id: "d", devices: "rest" } ] }
+            """))
+        #expect(configuration.screenSpecs.indices.map { configuration.power(ofScreen: $0).attribute } == [
+            .dpms(connector: "card1-HDMI-A-1"), .blPower(backlight: "rpi_backlight"), nil, nil,
+        ])
+        #expect(PowerAttribute.dpms(connector: "card1-HDMI-A-1").path() == "/sys/class/drm/card1-HDMI-A-1/dpms")
+        #expect(PowerAttribute.blPower(backlight: "rpi_backlight").path(sys: "/tmp/s") == "/tmp/s/class/backlight/rpi_backlight/bl_power")
+    }
+
+    @Test func whatTheAttributesSay() {
+        let dpms = PowerAttribute.dpms(connector: "x"), blPower = PowerAttribute.blPower(backlight: "y")
+        #expect(["On\n", "Off\n", "Standby\n", "Suspend\n", "", "on\n"].map { dpms.isOff($0) } == [false, true, true, true, nil, nil])
+        #expect(["0\n", "4\n", "1", "-1\n", "x\n", ""].map { blPower.isOff($0) } == [false, true, true, nil, nil, nil])
     }
 }

@@ -93,4 +93,13 @@ extension GesturePipeline {
     mutating func setScreensOff(_ off: Bool, screens indices: [Int]) {
         kiosk.setOff(off, screens: indices)
     }
+
+    /// What the screen's `dpms` or `bl_power` said when a sequence may begin (the shell reads it).
+    public mutating func setScreenOff(_ off: Bool, screen: Int) {
+        guard screens.indices.contains(screen), kiosk.screens[screen].off != off else { return }
+        kiosk.setOff(off, screens: [screen])
+    }
+
+    /// Whether a touch is down on `screen`: while one is, no sequence begins there.
+    public func hasTouchesDown(onScreen screen: Int) -> Bool { touchesDown(onScreen: screen) }
 }
