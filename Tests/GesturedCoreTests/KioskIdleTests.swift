@@ -113,3 +113,15 @@ struct KioskIdleTests {
                                        "active time=115.000000 seq=3", "115000 app0 down slot=0 500,500"])
     }
 }
+
+extension KioskIdleTests {
+    /// A pipeline whose idle clocks were never started (no daemon start, no replay) starts
+    /// them at the first lift.
+    @Test func unstartedClocksStartAtTheFirstLift() throws {
+        var s = try KioskScript(KioskScript.tapping(idle: [60]), start: nil)
+        #expect(s.pipeline.nextDeadline == nil)
+        s.tap(500, 500, at: 10_000)
+        s.advance(to: 100_000)
+        #expect(s.take().last == "idle seconds=60 time=70.050000 seq=1")
+    }
+}

@@ -78,14 +78,15 @@ struct KioskState: Sendable {
         let wasIdle = idle.contains { $0.reached }
         for i in fresh.idle.indices {
             fresh.idle[i].reached = wasIdle
-            fresh.idle[i].since = started && !touchesDown(fresh.idle[i].screen) ? now : nil
+            fresh.idle[i].since = touchesDown(fresh.idle[i].screen) ? nil : now
         }
         fresh.started = started
         fresh.update()
         return fresh
     }
 
-    /// Starts the idle clocks at `now` (the daemon's start, a replay's first event); once.
+    /// Starts the idle clocks at `now` (the daemon's start, a replay's first event); once. A clock
+    /// not started yet starts at the first lift.
     mutating func start(at now: Instant) {
         guard !started else { return }
         started = true
@@ -127,7 +128,7 @@ struct KioskState: Sendable {
     /// Touches lifted on `screen`: each clock counting it starts when no touch is down on its
     /// screens any more (`touchesDown(clock's screen)`).
     mutating func ended(screen s: Int, now: Instant, touchesDown: (Int?) -> Bool) {
-        for i in idle.indices where idle[i].counts(s) && idle[i].since == nil && started && !touchesDown(idle[i].screen) {
+        for i in idle.indices where idle[i].counts(s) && idle[i].since == nil && !touchesDown(idle[i].screen) {
             idle[i].since = now
         }
         update()
