@@ -63,4 +63,32 @@ import Testing
         #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "unlock time=\(asked + Interval(seconds: 30)) seq=2")
         #expect(bed.timer.armed == nil)
     }
+
+    /// A tap while locked reaches no client as a gesture; after `unlock` over the socket, one does.
+    @Test func aTapWhileLockedIsNoGestureAndOneAfterUnlockIs() throws {
+        let configuration = try Self.configuration("")
+        let bed = try EmbeddedDaemon(configuration: configuration)
+        let client = try Self.connect(bed)
+        let admitted = try DeviceAdmission.admit(DaemonLoopTests.panel, properties: ["ID_INPUT_TOUCHSCREEN": "1"],
+                                                 configuration: configuration).get()
+        let device = try bed.live.add(DaemonLoopTests.panel, admitted)
+        func tap() throws {
+            bed.live.read(DaemonLoopTests.contact(1, at: bed.clock.time), from: device)
+            bed.clock.time = bed.clock.time + Interval(seconds: 0.05)
+            bed.live.read(DaemonLoopTests.contact(-1, at: bed.clock.time), from: device)
+            try bed.iterate()
+        }
+        try client.send(line: "lock 60")
+        #expect(try bed.iterate { bed.live.pipeline.locks != [nil] })
+        try tap()
+        try client.send(line: "unlock")
+        #expect(try bed.iterate { bed.live.pipeline.locks == [nil] })
+        try tap()
+        var lines: [String] = []
+        for _ in 0..<5 { lines.append(try client.readLine(deadline: deadline(milliseconds: 5000)) ?? "(none)") }
+        #expect(lines[0] == "ok command=lock" && lines[2] == "ok command=unlock", "\(lines)")
+        #expect(lines[1].hasPrefix("lock seconds=60 "), "\(lines)")
+        #expect(lines[3].hasPrefix("unlock "), "\(lines)")
+        #expect(lines[4].hasPrefix("gesture tap ended tap "), "\(lines)")
+    }
 }
