@@ -46,6 +46,8 @@ extension DocumentReader {
             if let node = members["layouts"], node.value != .null {
                 spec.layouts = layouts(node, viewIDs: Set(Self.viewIDs(spec.views)))
             }
+            if let node = members["idle"], node.value != .null { spec.idle = idleThresholds(node) }
+            if let node = members["power"], node.value != .null { spec.power = powerPolicy(node) }
             screens.append(spec)
         }
         return screens

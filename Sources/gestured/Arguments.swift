@@ -18,6 +18,8 @@ enum Command: Equatable {
     case devices(config: String?, json: Bool)
     case listen(socket: String?, format: LineFormat, filter: LineFilter?, touches: Bool, failed: Bool,
                 exec: String? = nil, shell: Bool = false)
+    /// `ctl [--socket PATH] REQUEST…`: one request line.
+    case ctl(socket: String?, request: String)
     /// The guard of a pass-through clone, started by the daemon (never by hand: not in --help).
     case cloneGuard(slots: Int, style: CancelStyle, touchButton: Bool)
     case version
@@ -138,6 +140,18 @@ enum Arguments {
             try options.finish(positional: 0)
             return .listen(socket: socket, format: format, filter: filter, touches: touches, failed: failed,
                            exec: exec, shell: shell)
+        case "ctl":
+            // Options come before the request; every word after its first is the request's,
+            // `-1` included (the daemon judges it).
+            var words = Array(args)
+            var socket: String?
+            while let first = words.first, first.hasPrefix("-") {
+                if first == "--socket", words.count > 1 { socket = words[1]; words.removeFirst(2) }
+                else if first.hasPrefix("--socket=") { socket = String(first.dropFirst(9)); words.removeFirst() }
+                else if first == "--socket" { throw UsageError(message: "--socket needs a value") }
+                else { throw UsageError(message: "unknown option '\(first)'") }
+            }
+            return .ctl(socket: socket, request: try CtlCommand.requestLine(words))
         case "clone-guard":
             let touchButton = options.flag("--touch-button")
             let slotsText = try options.value("--slots"), styleText = try options.value("--style")
@@ -200,6 +214,10 @@ enum Arguments {
                                      'type=tap|swipe state=ended'), or run CMD for each gesture
                                      line with its fields in GESTURE_* variables (no shell
                                      unless --shell; one running, one pending at most)
+          gestured ctl [--socket PATH] REQUEST...
+                                     send one request line (e.g. 'screen off', 'lock 30',
+                                     'unlock', 'layout night'), print the answer; exit 0 on ok,
+                                     1 when the daemon refuses it or cannot be reached
           gestured --version | --help
 
         Every command that reads a configuration refuses one (or a stroke-template file, or a

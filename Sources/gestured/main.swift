@@ -59,6 +59,8 @@ do throws(CommandFailure) {
         let runner = try exec.map { command throws(CommandFailure) in try ListenExec(command: command, shell: shell) }
         try ListenCommand.run(socket: socketPath(socket), format: format, filter: filter, touches: touches, failed: failed,
                               exec: runner)
+    case .ctl(let socket, let request):
+        try CtlCommand.run(socket: socketPath(socket), request: request)
     case .cloneGuard(let slots, let style, let touchButton):
         try CloneGuardCommand.run(slots: slots, style: style, touchButton: touchButton)
     case .run(let config, let socket, let verbose, let trace):

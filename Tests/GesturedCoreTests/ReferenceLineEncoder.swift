@@ -120,7 +120,35 @@ enum ReferenceLineEncoder {
         switch o {
         case .gesture(let e): gesture(e, seq: seq, format: format, into: &out)
         case .touch(let t): touch(t, seq: seq, format: format, into: &out)
+        case .kiosk(let k): kiosk(k, seq: seq, format: format, into: &out)
         }
+    }
+
+    /// A kiosk line, field by field.
+    static func kiosk(_ k: KioskEvent, seq: UInt64, format: LineFormat, into out: inout [UInt8]) {
+        let kind: StaticString = switch k.kind {
+        case .wake: "wake"
+        case .lock: "lock"
+        case .unlock: "unlock"
+        case .idle: "idle"
+        case .active: "active"
+        }
+        let line = LineWriter(kind: kind, format: format, into: &out)
+        switch k.kind {
+        case .wake(let device, let location):
+            line.field("device", .string(device.description), into: &out)
+            if let s = k.screen { line.field("screen", .string(s), into: &out) }
+            line.field("x", .fixed(location.x, decimals: 2), into: &out)
+            line.field("y", .fixed(location.y, decimals: 2), into: &out)
+        case .lock(let seconds), .idle(let seconds):
+            line.field("seconds", .int(Int64(seconds)), into: &out)
+            if let s = k.screen { line.field("screen", .string(s), into: &out) }
+        case .unlock, .active:
+            if let s = k.screen { line.field("screen", .string(s), into: &out) }
+        }
+        line.field("time", .instant(k.time), into: &out)
+        line.field("seq", .int(Int64(seq)), into: &out)
+        line.end(into: &out)
     }
 
     private static func pan(_ translation: Vector, _ velocity: Vector, _ line: LineWriter, into out: inout [UInt8]) {

@@ -34,8 +34,9 @@ final class EmbeddedDaemon {
         actions.configure(configuration.allViews)
         let clones = CloneSinks(poller: poller)
         let shell = Shell(clients: clients, actions: actions, clones: clones, clock: clock)
-        let live = LivePipeline(try GesturePipeline(configuration: configuration, sizes: [configuration.screen ?? DeviceGeometry.fallbackScreen]),
-                                shell: shell)
+        var pipeline = try GesturePipeline(configuration: configuration, sizes: [configuration.screen ?? DeviceGeometry.fallbackScreen])
+        pipeline.startIdleClock(at: clock.now())   // as DaemonStart does
+        let live = LivePipeline(pipeline, shell: shell)
         live.setReporting(clients.reporting)
         let devices = DeviceHub(poller: poller, live: live, clones: clones, shell: shell, clock: clock, configuration: configuration)
         let requests = ClientRequests(clients: clients, live: live, clock: clock, configuration: configuration, authority: authority)

@@ -12,14 +12,15 @@ import Testing
 /// steps a pipeline as `Replay.Session.play` does (event by event, each deadline a step of its
 /// own before the frame that passes it). Seeded random streams of up to three fingers on a
 /// pass-through panel, with deadlines (double tap, long press), held touches
-/// (`delaysTouchesBegan`), a strip that never forwards, control changes and reloads: the lines,
+/// (`delaysTouchesBegan`), a strip that never forwards, control changes and reloads, idle
+/// thresholds, locks and screens said to be off: the lines,
 /// actions and application's touches are the same, in the same order.
 @Suite struct ReplayEqualsDaemonTests {
     static let panel = DeviceDescription(sysname: "event0", name: "panel", mtX: AxisInfo(minimum: 0, maximum: 999),
                                          mtY: AxisInfo(minimum: 0, maximum: 999), slotCount: 4, hasTrackingID: true,
                                          isDirect: true)
     static let text = """
-        { screen: { width: 1000, height: 1000 },
+        { screen: { width: 1000, height: 1000 }, idle: [1, 3],
           devices: [ { match: { type: "touchscreen" }, passThrough: true } ],
           views: [ { id: "app", gestures: [
               { id: "single", type: "tap", requireToFail: ["double"], action: { run: ["/bin/true"] } },
@@ -108,6 +109,9 @@ import Testing
             case 1: frame.interlude = .control(.layout("busy", screen: nil))
             case 2: frame.interlude = .control(.view("strip", .hidden(rng.next() % 2 == 0)))
             case 3: frame.interlude = .reload(alternative)
+            case 4: frame.interlude = .control(.lock(seconds: 1 + Int(rng.next() % 2)))
+            case 5: frame.interlude = .control(.unlock())
+            case 6: frame.interlude = .control(.screenPower(on: false))
             default: break
             }
             frames.append(frame)
@@ -122,8 +126,9 @@ import Testing
     /// deadline comes first, control requests through the control path (with its answer).
     static func daemon(_ frames: [Frame], configuration: Configuration) throws -> Decisions {
         let recorder = Recorder()
-        let live = LivePipeline(try GesturePipeline(configuration: configuration, sizes: [Size(width: 1000, height: 1000)]),
-                                shell: recorder)
+        var pipeline = try GesturePipeline(configuration: configuration, sizes: [Size(width: 1000, height: 1000)])
+        pipeline.startIdleClock(at: .zero)   // the daemon's start
+        let live = LivePipeline(pipeline, shell: recorder)
         let admitted = try DeviceAdmission.admit(panel, properties: ["ID_INPUT_TOUCHSCREEN": "1"], configuration: configuration).get()
         let device = try live.add(panel, admitted)
         var rng = SplitMix64(seed: 99)
@@ -170,6 +175,7 @@ import Testing
     /// before the frame at or after it, interludes at the same instants.
     static func replay(_ frames: [Frame], configuration: Configuration) throws -> Decisions {
         var pipeline = try GesturePipeline(configuration: configuration, sizes: [Size(width: 1000, height: 1000)])
+        pipeline.startIdleClock(at: .zero)
         let device = try pipeline.addDevice(panel, rule: configuration.devices.first)
         var decisions = Decisions()
         var batch = Batch()
@@ -241,10 +247,11 @@ import Testing
                 }
             }
             for case .gesture(let g) in d.outputs { kinds.insert("\(g.name) \(g.state.rawValue)") }
+            for case .kiosk(let k) in d.outputs { kinds.insert(k.name) }
             if !d.actions.isEmpty { kinds.insert("action") }
         }
         for kind in ["down", "move", "cancel", "up", "single ended", "double ended", "hold began", "back began",
-                     "back failed", "drag began", "action"] {
+                     "back failed", "drag began", "action", "idle", "active", "lock", "unlock", "wake"] {
             #expect(kinds.contains(kind), "no \(kind) in any stream")
         }
     }

@@ -18,6 +18,8 @@ public enum LineMerge: Hashable, Sendable {
             self = g.state == .changed ? .newest(key) : .barrier(key)
         case .touch(let t):
             self = t.update.phase == .moved ? .newest(.touch(t.update.id)) : .barrier(.touch(t.update.id))
+        case .kiosk:
+            self = .never
         }
     }
 }

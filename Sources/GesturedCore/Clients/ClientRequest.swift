@@ -94,7 +94,8 @@ public enum ClientRequest: Hashable, Sendable {
 /// `|` separates alternatives. Keys: `type`, `state`, `name`, `view`, `device`, `screen` (an
 /// empty value in the single form). Gesture lines are matched on every key; touch lines on
 /// `view`, `device` and `screen` only (the others do not apply to
-/// them and are ignored); `hello`, `device`, `ok` and `error` lines are always sent.
+/// them and are ignored); `hello`, `device`, `ok`, `error` and the kiosk lines (`wake`, `lock`,
+/// `unlock`, `idle`, `active`) are always sent.
 public struct LineFilter: Hashable, Sendable, CustomStringConvertible {
     public enum Key: String, Hashable, Sendable, CaseIterable {
         case type, state, name, view, device, screen
@@ -188,6 +189,7 @@ public struct ClientSubscription: Hashable, Sendable {
         switch output {
         case .touch(let t): touches && (filter?.matches(t) ?? true)
         case .gesture(let g): (g.state != .failed || failed) && (filter?.matches(g) ?? true)
+        case .kiosk: true
         }
     }
 }

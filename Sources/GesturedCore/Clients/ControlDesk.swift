@@ -114,8 +114,34 @@ public enum ControlDesk {
             let matching = devices.filter { Glob.matches(pattern, $0.sysname) }
             guard !matching.isEmpty else { return "no device matches '\(pattern)'" }
             for device in matching { pipeline.appendRotation(rotation, of: device.id, now: now, into: &batch) }
+        case .screenPower(let on, let screen):
+            switch screens(screen, of: pipeline) {
+            case .failure(let refusal): return refusal.message
+            case .success(let indices): pipeline.setScreensOff(!on, screens: indices)
+            }
+        case .lock(let seconds, let screen):
+            switch screens(screen, of: pipeline) {
+            case .failure(let refusal): return refusal.message
+            case .success(let indices): pipeline.appendLock(screens: indices, seconds: seconds, now: now, into: &batch)
+            }
+        case .unlock(let screen):
+            switch screens(screen, of: pipeline) {
+            case .failure(let refusal): return refusal.message
+            case .success(let indices): pipeline.appendUnlock(screens: indices, now: now, into: &batch)
+            }
         }
         return nil
+    }
+
+    private struct Refusal: Error { var message: String }
+
+    /// The screens a kiosk request names: every screen without an id, else the one with it.
+    private static func screens(_ id: String?, of pipeline: GesturePipeline) -> Result<[Int], Refusal> {
+        guard let id else { return .success(Array(pipeline.screens.indices)) }
+        if let index = pipeline.screens.firstIndex(where: { $0.id == id }) { return .success([index]) }
+        let known = pipeline.screens.compactMap(\.id)
+        return .failure(Refusal(message: "no screen '\(id)'"
+                                + (known.isEmpty ? " (the configuration has no screens)" : " (\(known.joined(separator: ", ")))")))
     }
 
     /// The request's arguments as the daemon's log repeats them.
@@ -126,6 +152,9 @@ public enum ControlDesk {
         case .view(let view, _): view
         case .layout(let name, let screen): screen.map { "\(name) \($0)" } ?? name
         case .rotate(let device, let rotation): "\(device) \(rotation.rawValue)"
+        case .screenPower(let on, let screen): (on ? "on" : "off") + (screen.map { " \($0)" } ?? "")
+        case .lock(let seconds, let screen): "\(seconds)" + (screen.map { " \($0)" } ?? "")
+        case .unlock(let screen): screen ?? ""
         }
     }
 }

@@ -9,9 +9,17 @@ public enum ControlRequest: Hashable, Sendable {
     case layout(String, screen: String? = nil)
     /// `rotate DEVICE 0|90|180|270`: DEVICE is a sysname glob (`event5`, `*`).
     case rotate(device: String, Rotation)
+    /// `screen off|on [SCREEN]`: what an idle manager's hooks say of a screen's power (every
+    /// screen without SCREEN).
+    case screenPower(on: Bool, screen: String? = nil)
+    /// `lock SECONDS [SCREEN]`: claims every touch (of every screen without SCREEN) for
+    /// 1…`KioskLimits.maximumLockSeconds` seconds.
+    case lock(seconds: Int, screen: String? = nil)
+    /// `unlock [SCREEN]`: ends a lock early.
+    case unlock(screen: String? = nil)
 
     /// The request verbs, as `ok`/`error` lines repeat them.
-    public static let verbs = ["show", "hide", "enable", "disable", "frame", "layout", "rotate"]
+    public static let verbs = ["show", "hide", "enable", "disable", "frame", "layout", "rotate", "screen", "lock", "unlock"]
 
     public var command: String {
         switch self {
@@ -20,6 +28,9 @@ public enum ControlRequest: Hashable, Sendable {
         case .view(_, .frame): "frame"
         case .layout: "layout"
         case .rotate: "rotate"
+        case .screenPower: "screen"
+        case .lock: "lock"
+        case .unlock: "unlock"
         }
     }
 
@@ -66,6 +77,25 @@ public enum ControlRequest: Hashable, Sendable {
                 throw fail("rotation must be 0, 90, 180 or 270, found '\(arguments.last!)'")
             }
             return .rotate(device: device, rotation)
+        case "screen":
+            guard arguments.count == 1 || arguments.count == 2, let state = arguments.first, state == "on" || state == "off" else {
+                throw fail("screen takes on or off, and optionally a screen id")
+            }
+            return .screenPower(on: state == "on", screen: arguments.count == 2 ? try word(arguments.last) : nil)
+        case "lock":
+            let maximum = KioskLimits.maximumLockSeconds
+            guard arguments.count == 1 || arguments.count == 2 else {
+                throw fail("lock takes a number of seconds (1 to \(maximum)), and optionally a screen id")
+            }
+            let text = arguments.first!
+            guard !text.isEmpty, text.count <= 9, text.allSatisfy({ "0123456789".contains($0) }), let seconds = Int(text),
+                  (1...maximum).contains(seconds) else {
+                throw fail("lock takes a whole number of seconds from 1 to \(maximum), found '\(text)'")
+            }
+            return .lock(seconds: seconds, screen: arguments.count == 2 ? try word(arguments.last) : nil)
+        case "unlock":
+            guard arguments.count <= 1 else { throw fail("unlock takes at most a screen id") }
+            return .unlock(screen: arguments.isEmpty ? nil : try word(arguments.first))
         default:
             return nil
         }

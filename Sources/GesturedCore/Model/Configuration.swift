@@ -19,12 +19,19 @@ public struct Configuration: Hashable, Sendable {
     /// The `screens` form (several touch panels, each with its own views): empty for the single
     /// form, where `screen`, `views` and `layouts` above are the one screen (see `screenSpecs`).
     public var screens: [ScreenSpec]
+    /// `idle`: the thresholds, increasing, after which an `idle` line says how long no touch
+    /// began on any screen (docs/KIOSK.md). Empty: no idle lines and no idle deadline.
+    public var idle: [Interval]
+    /// `power`: every screen's, unless a screen of `screens` sets its own.
+    public var power: PowerPolicy
 
     public init(screen: Size? = nil, devices: [DeviceRule] = [], views: [ViewSpec] = [],
                 layouts: [String: Layout] = [:], control: ControlPolicy = ControlPolicy(),
-                socket: SocketSettings = SocketSettings(), screens: [ScreenSpec] = []) {
+                socket: SocketSettings = SocketSettings(), screens: [ScreenSpec] = [],
+                idle: [Interval] = [], power: PowerPolicy = PowerPolicy()) {
         self.screen = screen; self.devices = devices; self.views = views
         self.layouts = layouts; self.control = control; self.socket = socket; self.screens = screens
+        self.idle = idle; self.power = power
     }
 }
 

@@ -18,10 +18,16 @@ public struct ScreenSpec: Hashable, Sendable {
     /// Top-level views, back to front. View ids are unique across all screens.
     public var views: [ViewSpec]
     public var layouts: [String: Layout]
+    /// This screen's own `idle` thresholds (its lines carry `screen=<id>`), counted on its
+    /// touches only; empty for none.
+    public var idle: [Interval]
+    /// This screen's `power`; nil: the top level's.
+    public var power: PowerPolicy?
 
     public init(id: String?, size: Size? = nil, devices: Devices = .rest, views: [ViewSpec] = [],
-                layouts: [String: Layout] = [:]) {
+                layouts: [String: Layout] = [:], idle: [Interval] = [], power: PowerPolicy? = nil) {
         self.id = id; self.size = size; self.devices = devices; self.views = views; self.layouts = layouts
+        self.idle = idle; self.power = power
     }
 }
 

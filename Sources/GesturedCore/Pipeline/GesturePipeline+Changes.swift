@@ -84,6 +84,8 @@ extension GesturePipeline {
             emit(screen: screen, into: &batch)
         }
         collectTrace(into: &batch)
+        let anyDown = touchesDown(onScreen: nil)
+        kiosk = kiosk.reloaded(configuration, now: now) { _ in anyDown }
         for screen in fresh.indices { fresh[screen].engine.tracesTransitions = tracesTransitions }
         screens = fresh
         renameTouchViews()

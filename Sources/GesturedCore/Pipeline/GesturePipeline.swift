@@ -22,6 +22,8 @@ public struct GesturePipeline: Sendable {
     public enum Output: Hashable, Sendable {
         case touch(TouchEvent)
         case gesture(GestureEvent)
+        /// A kiosk line: `wake`, `lock`, `unlock`, `idle`, `active` (`KioskEvent`).
+        case kiosk(KioskEvent)
     }
 
     struct Device: Sendable {
@@ -43,6 +45,15 @@ public struct GesturePipeline: Sendable {
     struct SlotTouch: Sendable {
         var id: TouchID
         var view: Int?
+        /// Claimed by the kiosk policy (it began while its screen was locked or off, or while a
+        /// claimed touch was down there): it reaches neither the engine nor the application.
+        var claimed = false
+    }
+
+    /// A change of a claimed touch in a frame: it began (at `location`, in screen points) or ended.
+    struct ClaimedChange: Sendable {
+        var began: Bool
+        var location: Point
     }
 
     /// One screen: its coordinate space and the engine of its view tree.
@@ -76,7 +87,7 @@ public struct GesturePipeline: Sendable {
     var viewNames: [String] = []
     var viewBase: [Int] = []
     /// Scratch buffers reused across frames.
-    private var updates: [TouchUpdate] = []
+    var updates: [TouchUpdate] = []
     /// The view of each of `updates` (`SlotTouch.view`), for its touch line.
     private var updateViews: [Int?] = []
     /// The device position of each of `updates`, for the clone of a pass-through device.
@@ -86,6 +97,10 @@ public struct GesturePipeline: Sendable {
     /// Scratch buffers of one engine call, reused: its gesture events and ownership facts.
     var gestureEvents: [GestureEvent] = []
     var ownership: [TouchOwnership] = []
+    /// Locks, screen power and idle clocks (docs/KIOSK.md).
+    var kiosk: KioskState
+    /// Scratch: the claimed touches' changes of one frame.
+    var claimedChanges: [ClaimedChange] = []
 
     /// A pipeline of the single form (or of the first screen's size for every screen of the
     /// `screens` form that sets none).
@@ -97,6 +112,7 @@ public struct GesturePipeline: Sendable {
     /// `screen(configuration:firstDevice:rotation:)`).
     public init(configuration: Configuration, sizes: [Size]) throws(GestureEngine.BuildError) {
         screens = try Self.build(configuration, sizes: sizes)
+        kiosk = KioskState(configuration: configuration)
         (viewNames, viewBase) = Self.viewNames(of: screens)
         reserveEventCapacity()
     }
@@ -306,8 +322,17 @@ public struct GesturePipeline: Sendable {
     /// deadline does never precedes an earlier deadline of another. The forwarder decides after
     /// each deadline that did something, at its time: a held touch a failed gesture lets go of
     /// reaches the application when the gesture fails, not at the next frame.
+    ///
+    /// The kiosk policy's deadlines (a lock's end, an idle threshold) fire in the same order,
+    /// after the engines' at the same instant.
     mutating func fireDeadlines(upTo now: Instant, into batch: inout Batch) {
-        while let (screen, deadline) = earliestDeadline(), deadline <= now {
+        while true {
+            let engines = earliestDeadline()
+            if let k = kiosk.nextDeadline, k <= now, engines.map({ k < $0.1 }) ?? true {
+                kiosk.fire(at: k, into: &batch.outputs)
+                continue
+            }
+            guard let (screen, deadline) = engines, deadline <= now else { return }
             clearScratch()
             screens[screen].engine.advance(to: deadline, into: &gestureEvents, ownership: &ownership)
             let decided = !gestureEvents.isEmpty || !ownership.isEmpty
@@ -357,7 +382,11 @@ public struct GesturePipeline: Sendable {
     }
 
     /// When `advance(to:into:)` next has work, if ever.
-    public var nextDeadline: Instant? { screens.count == 1 ? screens[0].engine.nextDeadline : earliestDeadline()?.1 }
+    public var nextDeadline: Instant? {
+        let engines = screens.count == 1 ? screens[0].engine.nextDeadline : earliestDeadline()?.1
+        guard let k = kiosk.nextDeadline else { return engines }
+        return engines.map { min($0, k) } ?? k
+    }
 
 
     /// Empties the scratch buffers of one engine call.
@@ -381,8 +410,12 @@ public struct GesturePipeline: Sendable {
     /// The device's current frame as touch updates with stable ids (new ones for touches that
     /// began), and the view id each touch was hit-tested to (nil for those that began: the engine
     /// hit-tests them). The device is reached in place, as in `feed(_:to:)`.
+    ///
+    /// A touch that begins while `claimsNew` is claimed: it and its later changes go to `claimed`
+    /// instead of `updates`.
     private static func touchUpdates(of device: inout Device, nextTouchID: inout UInt64, into updates: inout [TouchUpdate],
-                                     views updateViews: inout [Int?], positions: inout [DevicePosition]) {
+                                     views updateViews: inout [Int?], positions: inout [DevicePosition],
+                                     claimsNew: Bool, claimed: inout [ClaimedChange]) {
         let geometry = device.geometry
         let sysname = device.name
         for change in device.decoder.frame.changes {
@@ -392,11 +425,22 @@ public struct GesturePipeline: Sendable {
             switch change.phase {
             case .began:
                 id = TouchID(nextTouchID); nextTouchID += 1
-                device.touchInSlot[change.slot] = SlotTouch(id: id, view: nil)
+                device.touchInSlot[change.slot] = SlotTouch(id: id, view: nil, claimed: claimsNew)
+                if claimsNew {
+                    claimed.append(ClaimedChange(began: true, location: geometry.point(for: change.position)))
+                    continue
+                }
                 phase = .began
                 view = nil // hit-tested by the engine
             case .moved, .ended, .cancelled:
                 guard let existing = device.touchInSlot[change.slot] else { continue }
+                if existing.claimed {
+                    if change.phase != .moved {
+                        device.touchInSlot[change.slot] = nil
+                        claimed.append(ClaimedChange(began: false, location: geometry.point(for: change.position)))
+                    }
+                    continue
+                }
                 id = existing.id
                 view = existing.view
                 phase = change.phase == .moved ? .moved : change.phase == .ended ? .ended : .cancelled
@@ -415,10 +459,13 @@ public struct GesturePipeline: Sendable {
         updates.removeAll(keepingCapacity: true)
         updateViews.removeAll(keepingCapacity: true)
         updatePositions.removeAll(keepingCapacity: true)
-        Self.touchUpdates(of: &devices[index]!, nextTouchID: &nextTouchID, into: &updates, views: &updateViews,
-                          positions: &updatePositions)
-        guard !updates.isEmpty else { return }
         let screen = screenOfDevice[index]
+        let watching = kiosk.watchesTouches
+        let claimsNew = watching && (kiosk.claims(screen: screen) || claimedTouchDown(onScreen: screen))
+        Self.touchUpdates(of: &devices[index]!, nextTouchID: &nextTouchID, into: &updates, views: &updateViews,
+                          positions: &updatePositions, claimsNew: claimsNew, claimed: &claimedChanges)
+        if watching { applyKiosk(screen: screen, device: index, now: now, into: &batch) }
+        guard !updates.isEmpty else { return }
         // The application's side of the frame first: a new touch is held until the arbiter has
         // routed it; a move of a touch it already has goes out before what the frame decides.
         let forwards = forwarder.forwards(device: index)

@@ -121,7 +121,7 @@ public struct Replay: Sendable {
                 switch o {
                 case .touch where !options.touches: continue
                 case .gesture(let g) where g.state == .failed && !options.failed: continue
-                case .touch, .gesture: break
+                case .touch, .gesture, .kiosk: break
                 }
                 seq += 1
                 LineEncoder.output(o, seq: seq, format: options.format, into: &bytes)

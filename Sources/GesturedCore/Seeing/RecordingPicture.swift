@@ -31,7 +31,7 @@ public struct RecordingPicture: Hashable, Sendable {
     /// From a replay's outputs (`Replay.outputs`), in order. Failed states are left out: they are
     /// what did not happen (`--trace` says why).
     public init(_ outputs: [GesturePipeline.Output]) {
-        let times = outputs.map { switch $0 { case .touch(let t): t.time; case .gesture(let g): g.time } }
+        let times = outputs.map { switch $0 { case .touch(let t): t.time; case .gesture(let g): g.time; case .kiosk(let k): k.time } }
         start = times.min() ?? .zero
         var index: [TouchID: Int] = [:]
         for output in outputs {
@@ -48,7 +48,7 @@ public struct RecordingPicture: Hashable, Sendable {
             case .gesture(let g) where g.state != .failed:
                 gestures.append(Gesture(t: (g.time - start).seconds, type: g.type, name: g.name, state: g.state.rawValue,
                                         location: g.sample.location))
-            case .gesture:
+            case .gesture, .kiosk:
                 break
             }
         }

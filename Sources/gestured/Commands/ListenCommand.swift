@@ -77,7 +77,7 @@ enum ListenCommand {
         }
     }
 
-    private static func connect(_ path: String) throws(CommandFailure) -> Int32 {
+    static func connect(_ path: String) throws(CommandFailure) -> Int32 {
         let fd: Int32
         do { fd = try GesturedIO.syscall("socket", onInterrupt: .fail) { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) } } catch {
             throw CommandFailure(ExitStatus.failure, "socket: \(error.errno)")
@@ -95,7 +95,7 @@ enum ListenCommand {
     }
 
     /// One read through GesturedIO's wrapper (EINTR retried); nil when it would block.
-    private static func read(_ fd: Int32, into buffer: inout [UInt8], path: String) throws(CommandFailure) -> Int? {
+    static func read(_ fd: Int32, into buffer: inout [UInt8], path: String) throws(CommandFailure) -> Int? {
         var result: Result<Int, SystemError> = .success(0)
         buffer.withUnsafeMutableBytes { raw in
             do throws(SystemError) { result = .success(try FileDescriptor(rawValue: fd).read(into: raw)) } catch {
@@ -109,7 +109,7 @@ enum ListenCommand {
         }
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(CommandFailure) {
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(CommandFailure) {
         do { try FileDescriptor(rawValue: fd).writeAll(bytes) } catch {
             throw CommandFailure(ExitStatus.failure, "\(path): write: \(error.errno)")
         }

@@ -3,7 +3,8 @@ import GesturedIO
 import Glibc
 
 /// `gestured listen --exec CMD`: runs CMD for each gesture line, its fields in `GESTURE_*`
-/// environment variables (`GestureEnvironment`), at most one instance running and one pending
+/// environment variables (`GestureEnvironment`), and for each kiosk line (`idle`, `active`,
+/// `wake`, `lock`, `unlock`), in `KIOSK_*` variables (`KioskEnvironment`); at most one instance running and one pending
 /// (`CommandQueue`: the newest pending replaces an older one).
 ///
 /// Without `--shell`, CMD is split at spaces into a program and its arguments, with no quoting,
@@ -26,9 +27,10 @@ final class ListenExec {
     /// Whether anything runs or waits.
     var isBusy: Bool { queue.isRunning }
 
-    /// A line arrived; gesture lines run the command (now, or when the running one exits).
+    /// A line arrived; gesture and kiosk lines run the command (now, or when the running one exits).
     func handle(line: Substring) throws(CommandFailure) {
-        guard let variables = GestureEnvironment.variables(ofTextLine: line) else { return }
+        guard let variables = GestureEnvironment.variables(ofTextLine: line) ?? KioskEnvironment.variables(ofTextLine: line)
+        else { return }
         switch queue.submit(variables) {
         case .start(let job): try start(job)
         case .queued, .none: break

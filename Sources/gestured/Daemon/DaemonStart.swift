@@ -65,10 +65,11 @@ extension Daemon {
                      + " is \(LineEncoder.fixed(sizes[index].width, decimals: 0))x\(LineEncoder.fixed(sizes[index].height, decimals: 0)) points"
                      + (spec.size == nil ? " (from \(first.map { "device \($0.info.sysname)" } ?? "the fallback size"))" : ""))
         }
-        let pipeline: GesturePipeline
+        var pipeline: GesturePipeline
         do { pipeline = try GesturePipeline(configuration: configuration, sizes: sizes) } catch {
             throw .configuration("\(error)")
         }
+        pipeline.startIdleClock(at: clock.now())   // idle lines count from the daemon's start
         let authority = ControlAuthority(configuration.control)
         let clients = ClientHub(server: server, poller: poller, clock: clock, authority: authority, settings: configuration.socket)
         clients.logsTrace = trace  // `run --trace`; clients may subscribe to the trace as well

@@ -27,6 +27,7 @@ extension DeviceHub {
         Log.info(before == after ? "screens rebuilt: \(after); running gestures cancelled"
                                  : "screens rebuilt: \(before) → \(after); running gestures cancelled")
         configuration = fresh
+        power.configure(fresh)
         for (token, step) in plan.steps {
             switch step {
             case .release(let refusal):

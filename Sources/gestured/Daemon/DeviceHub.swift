@@ -33,6 +33,8 @@ final class DeviceHub {
     private var nextToken = LoopToken.devices.lowerBound
     /// Scratch buffer reused for every read.
     private var events: [RawEvent] = []
+    /// The screens' power attributes, read when a sequence may begin.
+    let power: ScreenPower
 
     var count: Int { devices.count }
 
@@ -44,6 +46,7 @@ final class DeviceHub {
         self.shell = shell
         self.clock = clock
         self.configuration = configuration
+        power = ScreenPower(configuration: configuration)
     }
 
     /// Whether a device at `syspath` is open.
@@ -131,6 +134,7 @@ final class DeviceHub {
         // (or, under umockdev, the emulator's) time, not the daemon's.
         let readStart = clock.now()
         if devices[token]!.readTimes != nil { devices[token]!.readTimes!.stamp(&events, readAt: readStart) }
+        power.beforeRead(of: device.id, live: live)
         live.read(events, from: device.id)
         switch status {
         case .drained:

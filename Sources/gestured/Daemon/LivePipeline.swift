@@ -32,6 +32,9 @@ final class LivePipeline {
         return id
     }
 
+    /// What a screen's power attribute says (`ScreenPower`); no lines.
+    func setScreenOff(_ off: Bool, screen: Int) { pipeline.setScreenOff(off, screen: screen) }
+
     /// Moves a kept device to its screen's new index after a reload.
     func setScreen(_ screen: Int, of device: GesturePipeline.DeviceID) { pipeline.setScreen(screen, of: device) }
 

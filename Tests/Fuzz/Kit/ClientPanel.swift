@@ -59,6 +59,8 @@ public struct ClientPanel {
              "device": g.sample.device.description, "screen": g.screen ?? ""]
         case .touch(let t):
             ["kind": "touch", "view": t.view ?? "", "device": t.update.device.description, "screen": t.screen ?? ""]
+        case .kiosk(let k):
+            ["kind": k.name, "screen": k.screen ?? "", "always": "yes"]
         }
     }
 
@@ -84,6 +86,7 @@ public struct ClientPanel {
     /// failed gesture lines only when subscribed; every term of the filter must match, one of
     /// its `|` alternatives each.
     static func wants(_ subscription: ClientSubscription, _ line: [String: String]) -> Bool {
+        if line["always"] == "yes" { return true }   // kiosk lines go to every client
         let touch = line["kind"] == "touch"
         if touch && !subscription.touches { return false }
         if line["kind"] == "gesture" && line["state"] == "failed" && !subscription.failed { return false }

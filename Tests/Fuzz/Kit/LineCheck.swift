@@ -51,6 +51,9 @@ public enum LineCheck {
                               "time": t.time.description], text)
             try require(line["screen"] == t.screen, "screen=\(line["screen"] ?? "none") for \(t.screen ?? "none"): \(show(text))")
             try close(line, "x", t.update.location.x, 2, text); try close(line, "y", t.update.location.y, 2, text)
+        case .kiosk(let k):
+            try expect(line, ["time": k.time.description], text)
+            try require(line["screen"] == k.screen, "screen=\(line["screen"] ?? "none") for \(k.screen ?? "none"): \(show(text))")
         }
         return line
     }
@@ -127,6 +130,9 @@ struct LineSampler {
         case .touch(let t):
             shape = "touch \(t.update.phase.rawValue)"
             numbers = [t.update.location.x, t.update.location.y]
+        case .kiosk(let k):
+            shape = k.name
+            numbers = []
         }
         let count = seen[shape, default: 0]
         seen[shape] = count + 1

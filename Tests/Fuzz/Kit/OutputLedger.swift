@@ -49,6 +49,7 @@ public struct OutputLedger {
         switch output {
         case .gesture(let g): try take(g)
         case .touch(let t): try take(t)
+        case .kiosk(let k): try check(time: k.time, "\(k.name) at \(k.time)")
         }
     }
 

@@ -1,0 +1,105 @@
+/// The kiosk policy in the pipeline (docs/KIOSK.md): touches claimed while their screen is
+/// locked or off, the `wake`, `lock`, `unlock`, `idle` and `active` lines, and the control
+/// requests that lock, unlock and say a screen's power.
+///
+/// A claimed touch is taken out of a frame before the engine and the forwarder see it: it
+/// starts no gesture, makes no touch line and never reaches the application. A touch that
+/// begins while a claimed touch is down on its screen is claimed too, so a sequence is claimed
+/// or not as a whole.
+extension GesturePipeline {
+    /// Starts the idle clocks (the daemon's start, a replay's first event); later calls change
+    /// nothing. Before it, idle clocks start only when a touch lifts.
+    public mutating func startIdleClock(at now: Instant) { kiosk.start(at: now) }
+
+    /// The lock of each screen (by index), nil when it is not locked: when it ends.
+    public var locks: [Instant?] { kiosk.screens.map(\.lockedUntil) }
+
+    /// Whether each screen (by index) is said to be off.
+    public var screensOff: [Bool] { kiosk.screens.map(\.off) }
+
+    /// Whether a touch that is claimed is down on `screen`.
+    func claimedTouchDown(onScreen s: Int) -> Bool {
+        guard kiosk.claimedDown > 0 else { return false }
+        for d in devices.indices where devices[d] != nil && screenOfDevice[d] == s {
+            if devices[d]!.touchInSlot.contains(where: { $0?.claimed == true }) { return true }
+        }
+        return false
+    }
+
+    /// Whether any touch is down on `screen` (nil: on any screen).
+    func touchesDown(onScreen s: Int?) -> Bool {
+        for d in devices.indices where devices[d] != nil && (s.map { screenOfDevice[d] == $0 } ?? true) {
+            if devices[d]!.touchInSlot.contains(where: { $0 != nil }) { return true }
+        }
+        return false
+    }
+
+    /// A frame's touches as the kiosk policy sees them: beginnings (`active`, a wake), claimed
+    /// touches counted, lifts (idle clocks start). Its lines come before the frame's touch and
+    /// gesture lines.
+    mutating func applyKiosk(screen: Int, device index: Int, now: Instant, into batch: inout Batch) {
+        var began: Point?
+        var anyEnded = false
+        var claimed = 0
+        for change in claimedChanges {
+            if change.began { claimed += 1; if began == nil { began = change.location } } else { claimed -= 1; anyEnded = true }
+        }
+        claimedChanges.removeAll(keepingCapacity: true)
+        for update in updates {
+            switch update.phase {
+            case .began: if began == nil { began = update.location }
+            case .ended, .cancelled: anyEnded = true
+            case .moved: break
+            }
+        }
+        if claimed != 0 { kiosk.claimed(claimed) }
+        if let location = began {
+            kiosk.began(screen: screen, now: now, into: &batch.outputs)
+            kiosk.wake(screen: screen, device: devices[index]!.name, location: location, now: now, into: &batch.outputs)
+        }
+        if anyEnded {
+            let down = (0..<screens.count).map { touchesDown(onScreen: $0) }
+            kiosk.ended(screen: screen, now: now) { scope in scope.map { down[$0] } ?? down.contains(true) }
+        }
+    }
+
+    /// `lock SECONDS [SCREEN]` on the screens `indices`: their `lock` lines, then the sequences in
+    /// progress there end for the application (cancelled and lifted on the clones) and their
+    /// gestures are cancelled; those touches stay down, unrouted, until they lift, and every
+    /// touch that begins while the lock holds is claimed.
+    mutating func appendLock(screens indices: [Int], seconds: Int, now: Instant, into batch: inout Batch) {
+        kiosk.lock(indices, seconds: seconds, now: now, into: &batch.outputs)
+        for s in indices {
+            var touches: [TouchID] = []
+            for d in devices.indices where devices[d] != nil && screenOfDevice[d] == s {
+                forwarder.claimAll(device: d)
+                for case let touch? in devices[d]!.touchInSlot where !touch.claimed { touches.append(touch.id) }
+            }
+            if !touches.isEmpty {
+                clearScratch()
+                screens[s].engine.cancelGestures(involving: touches, now: now, into: &gestureEvents, ownership: &ownership)
+                emit(screen: s, into: &batch)
+            }
+            forwarder.decide(now: now, into: &batch.forwarded)
+        }
+    }
+
+    /// `unlock [SCREEN]`: an `unlock` line for each of `indices` that was locked.
+    mutating func appendUnlock(screens indices: [Int], now: Instant, into batch: inout Batch) {
+        kiosk.unlock(indices, now: now, into: &batch.outputs)
+    }
+
+    /// `screen off|on [SCREEN]`.
+    mutating func setScreensOff(_ off: Bool, screens indices: [Int]) {
+        kiosk.setOff(off, screens: indices)
+    }
+
+    /// What the screen's `dpms` or `bl_power` said when a sequence may begin (the shell reads it).
+    public mutating func setScreenOff(_ off: Bool, screen: Int) {
+        guard screens.indices.contains(screen), kiosk.screens[screen].off != off else { return }
+        kiosk.setOff(off, screens: [screen])
+    }
+
+    /// Whether a touch is down on `screen`: while one is, no sequence begins there.
+    public func hasTouchesDown(onScreen screen: Int) -> Bool { touchesDown(onScreen: screen) }
+}
