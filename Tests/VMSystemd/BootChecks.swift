@@ -81,6 +81,9 @@ func describeGuest() {
     _ = try? TestEnvironment.writeFile(path: bootState, "booted\n")
     say("VM-SYSTEMD second boot: \(passed) passed, \(failed) failed before the reboot")
 
+    // This unit and the service start side by side at boot (on Debian 13 this one came first).
+    let up = eventually(milliseconds: 60_000) { property("ActiveState") == "active" && property("MainPID") != "0" }
+    report("at boot with passThrough: the service starts", up, "ActiveState=\(property("ActiveState")), MainPID \(property("MainPID"))")
     checkIdentity(uinput: true, "at boot with passThrough: the service runs with the uinput grant")
     let wants = property("Wants"), after = property("After")
     let modprobe = "modprobe@uinput.service"
