@@ -88,6 +88,7 @@ RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
 .PHONY: deps-arm64 build-arm64 test-arm64 test-vm-arm64
+.PHONY: deps-trixie test-trixie deps-vm-systemd-trixie test-vm-systemd-trixie
 .PHONY: all deps deps-build deps-deb deps-vm deps-vm-systemd build build-daemon run test test-release test-vm test-vm-systemd bench bench-hostile bench-vm demo readme-picture install uninstall deb clean \
 	fuzz fuzz-build fuzz-seeds test-sanitize soak-vm
 
@@ -206,14 +207,18 @@ deps-vm-systemd: deps-vm
 ## run by a oneshot unit: apt install of `make deb`'s package (service, socket, path unit, the
 ## uinput grant both ways, reload, crash and watchdog restarts, socket activation, a clear stop
 ## on an invalid configuration, an admin action), an upgrade to the same binary packaged as the
-## next Debian revision over an edited configuration, remove and purge (docs/VM-TESTS.md).
+## next Debian revision over an edited configuration, remove and purge, then the package again
+## with a pass-through panel across one reboot: uinput loaded at boot, and the udev rule for a
+## module loaded while udevd runs (docs/VM-TESTS.md).
 ## Nothing is compiled twice: the package's binary is the release build; only the checks are
 ## built here, with the same flags.
+## VM_SUITE=trixie boots Debian 13 (systemd 257) with its kernel instead: `make test-vm-systemd-trixie`.
+VM_SUITE ?= bookworm
 DEB_UPGRADE_REVISION = $(shell echo $$(( $(lastword $(subst -, ,$(DEB_VERSION))) + 1 )))
 test-vm-systemd: deps-vm-systemd deb
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured-vm-systemd-check
 	@set -e; bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path); \
-	staging=$$(Tests/VM/gestured-vm systemd-staging); packages=$$(mktemp -d /tmp/gestured-vm-debs.XXXXXX); \
+	staging=$$(Tests/VM/gestured-vm systemd-staging $(VM_SUITE)); packages=$$(mktemp -d /tmp/gestured-vm-debs.XXXXXX); \
 	trap 'rm -rf "$$staging" "$$packages"' EXIT; \
 	debian/make-deb "$$bin/gestured" "$$packages" --revision $(DEB_UPGRADE_REVISION) --no-lintian; \
 	Tests/VM/gestured-vm systemd-test "$$staging" "$$bin" $(DEB_FILE) "$$packages"/gestured_*_$(DEB_ARCH).deb
@@ -506,6 +511,44 @@ uninstall:
 	rm -rf "$(DESTDIR)$(DOCDIR)"
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
 	@echo "uninstall: left $(DESTDIR)$(CONFIGDIR)/gestured.json5 and groups $(SOCKET_GROUP), gestured-uinput in place"
+
+## ---- Debian 13 (trixie): its own Swift, its systemd (docs/PACKAGING.md, "Debian 13") ----
+## deps-trixie: debootstrap, for the Debian 13 root of test-trixie (the rest comes from Debian 13's
+## own archive into that root).
+deps-trixie:
+	@command -v debootstrap >/dev/null 2>&1 || { \
+		echo "deps-trixie: installing debootstrap"; \
+		$(SUDO) apt-get update && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends debootstrap; }
+
+## test-trixie: the package built and its host tests run with Debian 13's own Swift (swiftlang
+## 6.0.3), in a Debian 13 root with the packages the tests need (Tests/Trixie/gestured-trixie:
+## debootstrap'd once and cached in ~/.cache/gestured-trixie, made again only when its package
+## list changes): `make test` there, with the scratch path TRIXIE_SCRATCH in this repository (so
+## a second run, or CI's next step, builds nothing again), then Tests/Trixie/summary: swift test's
+## own summary line, and each skipped test counted with its reason.
+TRIXIE_SCRATCH ?= .build-trixie
+test-trixie: deps-trixie
+	@Tests/Trixie/gestured-trixie root >/dev/null
+	@log=$$(mktemp /tmp/gestured-test-trixie.XXXXXX); trap 'rm -f "$$log" "$$log.status"' EXIT; \
+	{ Tests/Trixie/gestured-trixie run /bin/sh -c 'swift --version 2>&1 | head -1; \
+		exec make --no-print-directory test SWIFTPM_FLAGS="$$1" SWIFT_TEST_FLAGS="$$2"' sh \
+		"--scratch-path $(TRIXIE_SCRATCH)" '$(SWIFT_TEST_FLAGS)'; echo $$? > "$$log.status"; } 2>&1 | tee "$$log"; \
+	Tests/Trixie/summary "$$log" "$$(cat "$$log.status")"
+
+## deps-vm-systemd-trixie: zstd besides deps-vm-systemd (Debian 13's kernel image is zstd-packed).
+deps-vm-systemd-trixie: deps-vm-systemd deps-trixie
+	@command -v zstd >/dev/null 2>&1 || { \
+		echo "deps-vm-systemd-trixie: installing zstd"; \
+		$(SUDO) apt-get update && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends zstd; }
+
+## test-vm-systemd-trixie: test-vm-systemd in Debian 13 (systemd 257, Debian 13's kernel, fetched
+## with the apt of test-trixie's root): the same amd64 package `make deb` builds here, the same checks.
+test-vm-systemd-trixie: deps-vm-systemd-trixie
+	@Tests/Trixie/gestured-trixie root >/dev/null
+	$(MAKE) --no-print-directory test-vm-systemd VM_SUITE=trixie
+## ---- end of Debian 13 ----
 
 clean:
 	$(SWIFT) package clean $(SWIFTPM_FLAGS)

@@ -51,9 +51,19 @@ struct EvdevProtocolTests {
 
     /// Protocol A devices that send ABS_MT_TRACKING_ID are matched by it, whatever the distance.
     @Test func protocolAWithTrackingIDs() throws {
-        let events: [(Int64, UInt16, UInt16, Int32)] = [
-            (0, Self.ABS, Self.TID, 7)] + Self.contact(0, 100, 100) + [(0, Self.ABS, Self.TID, 8)] + Self.contact(0, 120, 120) + Self.report(0)
-            + [(10, Self.ABS, Self.TID, 8)] + Self.contact(10, 101, 101) + [(10, Self.ABS, Self.TID, 7)] + Self.contact(10, 121, 121) + Self.report(10)
+        typealias Event = (Int64, UInt16, UInt16, Int32)
+        func id(_ time: Int64, _ value: Int32) -> [Event] { [(time, Self.ABS, Self.TID, value)] }
+        // Appended one part at a time: as one expression, Swift 6.0 cannot type-check it in time.
+        var events: [Event] = id(0, 7)
+        events += Self.contact(0, 100, 100)
+        events += id(0, 8)
+        events += Self.contact(0, 120, 120)
+        events += Self.report(0)
+        events += id(10, 8)
+        events += Self.contact(10, 101, 101)
+        events += id(10, 7)
+        events += Self.contact(10, 121, 121)
+        events += Self.report(10)
         #expect(try T.run(Self.protocolA, events) == ["0 0:began@100,100 1:began@120,120", "10 0:moved@121,121 1:moved@101,101"])
     }
 

@@ -183,21 +183,28 @@ import Testing
         Self.expectBytesAsString([])
     }
 
+    /// The byte strings of `invalidUTF8ParsesAsItsRepair`, typed one by one: as one literal
+    /// of mixed array expressions, Swift 6.0 cannot type-check them in reasonable time.
+    static let invalidUTF8: [[UInt8]] = {
+        func utf8(_ text: String) -> [UInt8] { Array(text.utf8) }
+        var cases: [[UInt8]] = []
+        cases.append([0xff, 0x3a, 0x20, 0x31])  // "\u{ff}: 1": the byte is no tag
+        cases.append(utf8("é: 1"))
+        cases.append([0xc3, 0x3a, 0x20, 0x31])  // a lead byte cut short, then ':'
+        cases.append(utf8("N: caf") + [0xe9, 0x20, 0xff, 0xfe] + utf8("  \nE: 1.000000 0003 0035 1"))
+        cases.append(utf8("E: 1.000000 0003 0035 1") + [0xff])
+        cases.append(utf8("E: 1.000000 0003 0035 1 ") + [0xff])
+        cases.append(utf8("E: 1.000000 0003 0035 1 # ") + [0xff, 0xc3] + utf8("\nE: 2.0 0 0 0"))
+        cases.append(utf8("E: 1.000000 00") + [0x80] + utf8("3 0035 1"))
+        cases.append(utf8("B: 01 ") + [0xc3])
+        cases.append([0xef, 0xbb, 0xbf] + utf8("E: 1.000000 0003 0035 1"))  // a BOM is not a tag either
+        return cases
+    }()
+
     /// Invalid UTF-8 becomes U+FFFD in a String; through bytes the parser sees the raw bytes.
     /// Neither is ever a digit, a blank, '#', ':' or a tag, so the outcome is the same: a
     /// non-ASCII tag is "expected a line of the form", a name decodes the same way.
-    @Test(arguments: [
-        [0xff, 0x3a, 0x20, 0x31],  // "\u{ff}: 1": the byte is no tag
-        Array("é: 1".utf8),
-        [0xc3, 0x3a, 0x20, 0x31],  // a lead byte cut short, then ':'
-        Array("N: caf".utf8) + [0xe9, 0x20, 0xff, 0xfe] + Array("  \nE: 1.000000 0003 0035 1".utf8),
-        Array("E: 1.000000 0003 0035 1".utf8) + [0xff],
-        Array("E: 1.000000 0003 0035 1 ".utf8) + [0xff],
-        Array("E: 1.000000 0003 0035 1 # ".utf8) + [0xff, 0xc3] + Array("\nE: 2.0 0 0 0".utf8),
-        Array("E: 1.000000 00".utf8) + [0x80] + Array("3 0035 1".utf8),
-        Array("B: 01 ".utf8) + [0xc3],
-        [0xef, 0xbb, 0xbf] + Array("E: 1.000000 0003 0035 1".utf8),  // a BOM is not a tag either
-    ])
+    @Test(arguments: invalidUTF8)
     func invalidUTF8ParsesAsItsRepair(bytes: [UInt8]) {
         Self.expectBytesAsString(bytes)
     }

@@ -97,7 +97,7 @@ struct EngineNumericTruthTests {
         var s = try EngineScript([ViewSpec(id: "root", gestures: [pinch("z")])])
         s.frame(at: 0, [(1, .began, Point(x: 400, y: 500)), (2, .began, Point(x: 600, y: 500))])
         for i in 1...20 {
-            let d = 5 * Double(i)
+            let d: Double = 5 * Double(i)
             s.frame(at: 10 * Double(i), [(1, .moved, Point(x: 400 - d, y: 500)), (2, .moved, Point(x: 600 + d, y: 500))])
         }
         s.frame(at: 210, [(1, .ended, nil), (2, .ended, nil)])

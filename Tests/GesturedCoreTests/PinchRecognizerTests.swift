@@ -15,7 +15,7 @@ struct PinchRecognizerTests {
         var s = try script([pinch("z")])
         s.frame(at: 0, [(1, .began, Point(x: 400, y: 500)), (2, .began, Point(x: 600, y: 500))])
         for i in 1...3 {
-            let d = 3 * Double(i)
+            let d: Double = 3 * Double(i)
             s.frame(at: 10 * Double(i), [(1, .moved, Point(x: 400 - d, y: 500)), (2, .moved, Point(x: 600 + d, y: 500))])
         }
         s.frame(at: 40, [(1, .ended, nil), (2, .ended, nil)])

@@ -175,7 +175,7 @@ struct StrokeRecognizerTests {
         for (i, p) in points.enumerated().dropFirst() {
             s.frame(at: 8 * Double(i + 1), [(1, .moved, Point(x: p.x - 40, y: p.y)), (2, .moved, Point(x: p.x + 40, y: p.y))])
         }
-        let end = 8 * Double(points.count + 1)
+        let end: Double = 8 * Double(points.count + 1)
         s.up(1, at: end)
         s.up(2, at: end + 8)
         #expect(Self.answer(s) == "ended stroke=v")

@@ -24,7 +24,8 @@ struct BrowserTests {
         let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-browser")
         let html = try draw(DrawTests.goldens[2].arguments, to: directory.path + "/map.html")
         let page = try readTextFile(path: html)
-        let duration = try #require(page.split(separator: "data-duration=\"").dropFirst().first?.split(separator: "\"").first)
+        let attribute = page.split(separator: "data-duration=\"").dropFirst().first?.split(separator: "\"").first
+        let duration = try #require(attribute)
         #expect(duration == "0.2")   // the second tap's lift, 0.2 s after the first touch-down
 
         // Opened at the end (the default): everything shows.

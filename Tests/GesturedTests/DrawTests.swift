@@ -33,7 +33,8 @@ struct DrawTests {
         if ProcessInfo.processInfo.environment["GESTURED_UPDATE_GOLDEN"] == "1" {
             try TestEnvironment.writeFile(path: path, first)
         }
-        #expect(first == (try readTextFile(path: path)), "gestured \(arguments) differs from \(golden); if on purpose, regenerate it")
+        let checkedIn = try readTextFile(path: path)
+        #expect(first == checkedIn, "gestured \(arguments) differs from \(golden); if on purpose, regenerate it")
     }
 
     @Test func theSVGHasOneElementPerViewAndOnePathPerTouch() throws {

@@ -14,9 +14,13 @@ import Testing
         { devices: [ { match: { name: "ILITEK*" }, passThrough: true } ], views: [ { id: "root" } ] }
         """
     static let dropIn = """
+        [Unit]
+        Wants=modprobe@uinput.service
+        After=modprobe@uinput.service
         [Service]
         SupplementaryGroups=gestured-uinput
         DeviceAllow=/dev/uinput rw
+        ExecStartPre=+-/bin/udevadm trigger --settle --subsystem-match=misc --sysname-match=uinput
         """
     let units = SystemdUnitTests()
 

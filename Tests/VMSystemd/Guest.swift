@@ -90,8 +90,9 @@ func eventually(milliseconds: Int64 = 20_000, _ condition: () -> Bool) -> Bool {
     return false
 }
 
+/// The unit's journal of this boot (the guest reboots once: BootChecks).
 func journal(_ unit: String = "gestured.service") -> String {
-    run(["journalctl", "-u", unit, "-o", "cat", "--no-pager"])?.stdout ?? ""
+    run(["journalctl", "-b", "-u", unit, "-o", "cat", "--no-pager"])?.stdout ?? ""
 }
 
 /// Whether the service's journal gets `text` before the deadline. journald takes in the

@@ -1,8 +1,10 @@
 // gestured-vm-systemd-check: the checks of the systemd guest (`make test-vm-systemd`,
-// docs/VM-TESTS.md). Runs as a oneshot unit in a Debian 12 image booted with systemd as PID 1,
-// where nothing of gestured is installed yet: it installs the Debian package that `make deb`
+// docs/VM-TESTS.md). Runs as a oneshot unit in a Debian 12 or 13 image booted with systemd as
+// PID 1, where nothing of gestured is installed yet: it installs the Debian package that `make deb`
 // built, checks the service it brings up, upgrades to the same binary rebuilt as the next Debian
-// revision, removes and purges it. Test program, never installed on a real system.
+// revision, removes and purges it; then installs it again with a pass-through panel, reboots
+// the guest once and checks the package at boot (BootChecks). Test program, never installed on
+// a real system.
 //
 //   gestured-vm-systemd-check PACKAGE UPGRADE_PACKAGE    (file names in /usr/local/libexec/gestured-vm)
 //
@@ -20,6 +22,11 @@ guard arguments.count == 3 else {
     report("arguments", false, "usage: gestured-vm-systemd-check PACKAGE UPGRADE_PACKAGE; got \(arguments.dropFirst())")
     finish()
 }
+
+describeGuest()
+// The second boot (BootChecks) goes on from the state the first left.
+if let state = try? readTextFile(path: bootState) { checkAfterReboot(state) }
+checkUinputNotPreloaded()
 
 // The panel exists before the package starts the service: the daemon enumerates at start.
 let screen: UinputDevice
@@ -50,6 +57,7 @@ report("a tap reaches a client (the built-in configuration)", first?.hasPrefix("
        first ?? "no gesture line")
 let state = property("ActiveState")
 report("READY=1 (Type=notify, active)", property("Type") == "notify" && state == "active", "Type=\(property("Type")), ActiveState=\(state)")
+checkSecurity("systemd-analyze security, without the uinput grant")
 
 checkReload(screen, client, firstTap: 2)
 let firstClone = checkUinputGrant()
@@ -72,4 +80,5 @@ checkIdentity(uinput: true, "after the upgrade the service still has the uinput 
 
 checkRemove(edited: edited, uinputBefore: uinputBefore)
 checkPurge(owned: owned, before: pristine)
+rebootWithPassThrough(arguments[1])
 finish()
