@@ -1,12 +1,11 @@
-import GesturedIO
 import Glibc
 
 /// The Debian package that owns an executable, and its version, as dpkg knows them:
 /// `dpkg -S PATH` (also tried without `/usr` in front, for files a package installs under `/bin`
 /// or `/lib` on a merged-/usr system), then `dpkg-query -W -f '${Version}' PACKAGE`. nil when
 /// dpkg is missing or does not know the file.
-enum DebianPackages {
-    static func owner(of executable: String) -> (package: String, version: String?)? {
+public enum DebianPackages {
+    public static func owner(of executable: String) -> (package: String, version: String?)? {
         var paths = [executable]
         if executable.hasPrefix("/usr/") { paths.append(String(executable.dropFirst(4))) }
         for path in paths {
@@ -19,7 +18,7 @@ enum DebianPackages {
 
     /// `cage: /usr/bin/cage` → `cage`; `xserver-xorg-core:amd64: /usr/lib/xorg/Xorg` →
     /// `xserver-xorg-core` (the architecture dropped); a diversion's or several packages' line: the first.
-    static func package(dpkgSearch answer: String, path: String) -> String? {
+    public static func package(dpkgSearch answer: String, path: String) -> String? {
         for line in answer.split(separator: "\n") where line.hasSuffix(": " + path) && !line.hasPrefix("diversion ") {
             let names = line.dropLast(path.count + 2).split(separator: ",").map { $0.trimmingPrefix(" ") }
             guard let first = names.first, !first.isEmpty else { continue }

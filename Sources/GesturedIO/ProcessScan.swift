@@ -1,29 +1,31 @@
 import GesturedCore
-import GesturedIO
 import Glibc
 
 /// What `/proc` says about the processes `gestured doctor` asks about: which have a device node
 /// open (through `/proc/PID/fd`), their `comm` and executable, and the running clone guards.
 /// Processes the caller may not look into (another user's, without root) are skipped.
-enum ProcessScan {
-    struct Process {
-        var pid: Int32
-        var command: String
+public enum ProcessScan {
+    public struct Process: Equatable, Sendable {
+        public var pid: Int32
+        public var command: String
         /// `/proc/PID/exe`'s target, nil when it cannot be read.
-        var executable: String?
-        var arguments: [String]
+        public var executable: String?
+        public var arguments: [String]
         /// Targets of `/proc/PID/fd/*`.
-        var openFiles: Set<String>
+        public var openFiles: Set<String>
+        public init(pid: Int32, command: String, executable: String? = nil, arguments: [String] = [], openFiles: Set<String> = []) {
+            self.pid = pid; self.command = command; self.executable = executable; self.arguments = arguments; self.openFiles = openFiles
+        }
     }
 
     /// At most this many processes and descriptors per process are looked at.
-    static let processLimit = 1 << 16, descriptorLimit = 1 << 16
+    public static let processLimit = 1 << 16, descriptorLimit = 1 << 16
 
-    static func processes() -> [Process] {
+    public static func processes() -> [Process] {
         numericEntries(of: "/proc", limit: processLimit).compactMap(process)
     }
 
-    static func process(_ pid: Int32) -> Process? {
+    public static func process(_ pid: Int32) -> Process? {
         let base = "/proc/\(pid)"
         guard let comm = try? readTextFile(path: base + "/comm", limit: 4096) else { return nil }
         let cmdline = (try? readFile(path: base + "/cmdline", limit: 1 << 16)) ?? []
@@ -37,15 +39,15 @@ enum ProcessScan {
     }
 
     /// The processes with `node` open.
-    static func readers(of node: String, in processes: [Process]) -> [Process] {
+    public static func readers(of node: String, in processes: [Process]) -> [Process] {
         processes.filter { $0.openFiles.contains(node) && $0.pid != getpid() }
     }
 
     /// Running `gestured clone-guard --slots N …` processes (CloneGuard starts them so).
-    static func guards(in processes: [Process]) -> [DoctorFacts.Guard] {
+    public static func guards(in processes: [Process]) -> [DoctorFacts.Guard] {
         processes.compactMap { process in
             let args = process.arguments
-            guard args.count >= 2, args[1] == "clone-guard", let k = args.firstIndex(of: "--slots"), k + 1 < args.count,
+            guard args.count >= 2, args[0] == "gestured" || args[0].hasSuffix("/gestured"), args[1] == "clone-guard", let k = args.firstIndex(of: "--slots"), k + 1 < args.count,
                   let slots = Int(args[k + 1]) else { return nil }
             return DoctorFacts.Guard(pid: process.pid, slots: slots)
         }
