@@ -110,6 +110,17 @@ import Testing
         }
     }
 
+    @Test func anUnreadCloneIsAWarningAndANonRootCallerIsToldToLookAsRoot() {
+        let check = Self.facts(clones: [Self.clone(.lift, readers: [Self.seatd])], guards: [.init(pid: 600, slots: 10)]).report()
+            .checks.first { $0.check == "clone" }
+        #expect(check?.status == .warning)
+        #expect(check?.message == "/dev/input/event9 (clone of Panel): no program reads it, so the application gets no touches")
+        #expect(check?.fix == "run gestured doctor as root: other users' open files are hidden from it")
+        var facts = Self.facts(clones: [Self.clone(.lift, readers: [])], guards: [.init(pid: 600, slots: 10)])
+        facts.caller = DoctorFacts.Caller(uid: 0, name: "root")
+        #expect(facts.report().checks.first { $0.check == "clone" }?.fix == "start the compositor (it reads the clone as a touchscreen)")
+    }
+
     @Test func aCloneWithoutAGuardIsAProblem() {
         let clones = [Self.clone(.lift, readers: [Self.cage]), Self.clone(.lift, readers: [Self.cage])]
         let report = Self.facts(clones: clones, guards: [.init(pid: 600, slots: 10)]).report()

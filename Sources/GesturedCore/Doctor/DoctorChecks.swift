@@ -39,12 +39,12 @@ extension DoctorFacts {
             checks.append(uinputPresent
                 ? DoctorCheck("uinput", .ok, "/dev/uinput present (a passThrough rule needs it)")
                 : DoctorCheck("uinput", .problem, "/dev/uinput is missing: passThrough rules cannot clone their panel",
-                              fix: "load the module: modprobe uinput; at every boot: echo uinput > /etc/modules-load.d/uinput.conf"))
+                              fix: "load the module: modprobe uinput; at every boot: echo uinput > /etc/modules-load.d/gestured-uinput.conf"))
         }
         var verdicts: [CloneVerdict] = []
         var guards = self.guards
         for clone in clones {
-            let (verdict, check) = Self.judge(clone)
+            let (verdict, check) = Self.judge(clone, asRoot: caller.uid == 0)
             verdicts.append(verdict)
             checks.append(check)
             guard let node = clone.clone else { continue }
@@ -114,7 +114,8 @@ extension DoctorFacts {
     }
 
     /// The verdict on one clone and its check.
-    static func judge(_ clone: Clone) -> (CloneVerdict, DoctorCheck) {
+    /// - Parameter asRoot: whether the caller could see every process's open files.
+    static func judge(_ clone: Clone, asRoot: Bool = true) -> (CloneVerdict, DoctorCheck) {
         let readers = clone.readers.filter { !seatManagers.contains($0.command) }
         var verdict = CloneVerdict(device: clone.device, clone: clone.clone, cancelStyle: clone.cancelStyle, heldBy: readers)
         let style = "cancelStyle \"\(clone.cancelStyle.rawValue)\" (devices[\(clone.rule)])"
@@ -125,7 +126,8 @@ extension DoctorFacts {
         let said = "\(node) (clone of \(clone.device))"
         guard !readers.isEmpty else {
             return (verdict, DoctorCheck("clone", .warning, "\(said): no program reads it, so the application gets no touches",
-                                         fix: "start the compositor (it reads the clone as a touchscreen)"))
+                                         fix: asRoot ? "start the compositor (it reads the clone as a touchscreen)"
+                                                     : "run gestured doctor as root: other users' open files are hidden from it"))
         }
         let names = readers.map(describe).joined(separator: ", ")
         let entries = readers.compactMap { reader in
