@@ -128,6 +128,16 @@ import Testing
         #expect(!report.ok)
     }
 
+    @Test func configurationWarningsAreWarningChecks() {
+        var facts = Self.facts()
+        facts.configWarnings = ["/etc/gestured/gestured.json5:3:5: devices[0].grab: grab without passThrough"]
+        let report = facts.report()
+        #expect(report.ok)
+        #expect(report.checks.last == DoctorCheck("config", .warning, "/etc/gestured/gestured.json5:3:5: devices[0].grab: grab without passThrough",
+                                                  fix: "see docs/CONFIG.md; gestured check-config FILE lists them"))
+        #expect(report.text.hasSuffix("no problems, 1 warning\n"))
+    }
+
     @Test func theTableMatchesVersionRanges() {
         #expect(CancelPassing.upstreamNumbers("2:21.1.7-3+deb12u13") == [21, 1, 7])
         #expect(CancelPassing.upstreamNumbers("10.0.1-1+b1") == [10, 0, 1])

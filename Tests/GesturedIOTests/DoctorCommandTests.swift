@@ -14,7 +14,7 @@ import Testing
 
     /// `umockdev-run … -- [PREFIX…] gestured doctor --config c.json5 ARGUMENTS`, in `directory`.
     static func doctor(_ arguments: [String], in directory: TestEnvironment.TemporaryDirectory,
-                       prefix: [String] = []) throws -> Subprocess.Completed? {
+                       prefix: [String] = [], config configText: String = config) throws -> Subprocess.Completed? {
         guard let umockdevRun = TestEnvironment.which("umockdev-run") else {
             Issue.record("umockdev-run is not installed: run `make deps`"); return nil
         }
@@ -23,7 +23,7 @@ import Testing
         var touchpad = touchscreen
         touchpad.name = "gestured synthetic touchpad"
         touchpad.properties = [0, 0, 0, 0, 0, 0, 0, 0]
-        let config = try directory.write("c.json5", Self.config)
+        let config = try directory.write("c.json5", configText)
         var args = ["-s", "KILL", "20", umockdevRun]
         for (index, description) in [touchscreen, touchpad].enumerated() {
             let node = "/dev/input/event\(index + 7)"
@@ -71,6 +71,23 @@ import Testing
         #expect(result.stdout.hasPrefix("{\"ok\":true,\"checks\":[{\"check\":\"daemon\",\"status\":\"ok\",\"message\":\"running; socket \(socket) (owner root, group root, mode 0"), "\(result.stdout)")
         #expect(result.stdout.contains("{\"check\":\"device\",\"status\":\"ok\",\"message\":\"event8 \\\"gestured synthetic touchpad\\\" touchpad: ignored by devices[0]\",\"fix\":null}"))
         #expect(result.stdout.hasSuffix("],\"clones\":[]}\n"))
+    }
+
+    /// check-config's warnings are warnings: with nothing else wrong, exit 0.
+    @Test func theConfigurationsWarningsAreWarnings() throws {
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-doctor")
+        let socket = directory.path + "/s.sock"
+        let fd = try Self.listen(at: socket)
+        defer { close(fd) }
+        let grabbing = #"{ devices: [ { match: { type: "touchpad" }, ignore: true }, { match: { type: "touchscreen" }, grab: true } ] }"#
+        guard let result = try Self.doctor(["--socket", socket], in: directory, config: grabbing) else { return }
+        #expect(result.termination == .exited(0), "\(result.stdout)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let warning = lines.first { $0.hasPrefix("warning  config: ") }
+        #expect(warning?.contains("/c.json5:1:") == true && warning?.contains(": devices[1].grab: grab without passThrough") == true,
+                "\(result.stdout)")
+        #expect(lines.contains("         fix: see docs/CONFIG.md; gestured check-config FILE lists them"))
+        #expect(lines.last == "no problems, 1 warning")
     }
 
     /// The socket is root's, mode 0660, group `daemon`; nobody may not open it and is told the

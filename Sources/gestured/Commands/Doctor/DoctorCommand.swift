@@ -38,8 +38,9 @@ enum DoctorCommand {
             let used = entry.used
             facts.devices.append(DoctorFacts.Device(sysname: entry.info.sysname, name: entry.info.name, kind: entry.kind, used: used,
                                                     decision: entry.decision, ignoredBy: ignoredBy, openError: entry.openError))
-            guard used, let rule = entry.rule, configuration.devices[rule].passThrough, let description = entry.description,
-                  description.cloneRefusal == nil else { continue }
+            // A clone is expected where the daemon makes one: passThrough not turned off, the panel clonable.
+            guard used, let rule = entry.rule, configuration.devices[rule].passThrough, !entry.decision.contains("; passThrough off"),
+                  let description = entry.description, description.cloneRefusal == nil else { continue }
             let cloneName = UinputClone.name(cloning: description.name)
             let clone = infos.first { $0.name == cloneName }
             var verdict = DoctorFacts.Clone(device: description.name, rule: rule, cancelStyle: configuration.devices[rule].cancelStyle,
