@@ -138,6 +138,15 @@ import Testing
         #expect(report.text.hasSuffix("no problems, 1 warning\n"))
     }
 
+    @Test func anInvalidConfigurationIsAProblemAndNothingElseIsJudged() {
+        var facts = Self.facts()
+        facts.configErrors = ["/etc/gestured/gestured.json5:1:3: unknown key 'view'"]
+        let report = facts.report()
+        #expect(!report.ok)
+        #expect(report.checks.map(\.check) == ["daemon", "config"])
+        #expect(report.checks[1].status == .problem && report.checks[1].message == "/etc/gestured/gestured.json5:1:3: unknown key 'view'")
+    }
+
     @Test func theTableMatchesVersionRanges() {
         #expect(CancelPassing.upstreamNumbers("2:21.1.7-3+deb12u13") == [21, 1, 7])
         #expect(CancelPassing.upstreamNumbers("10.0.1-1+b1") == [10, 0, 1])

@@ -90,6 +90,17 @@ import Testing
         #expect(lines.last == "no problems, 1 warning")
     }
 
+    @Test func anInvalidConfigurationExitsOneWithItsErrors() throws {
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-doctor")
+        guard let result = try Self.doctor(["--socket", directory.path + "/none.sock"], in: directory, config: "{ view: [] }")
+        else { return }
+        #expect(result.termination == .exited(1), "\(result.stdout)\n\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("problem  daemon: not running") == true)
+        #expect(lines.dropFirst(2).first?.hasPrefix("problem  config: \(directory.path)/c.json5:1:") == true, "\(result.stdout)")
+        #expect(lines.last == "2 problems")
+    }
+
     /// The socket is root's, mode 0660, group `daemon`; nobody may not open it and is told the
     /// group to join. Mode 0600: only its owner (or root).
     @Test func aSocketTheCallerMayNotOpenIsAProblemWithTheGroupToJoin() throws {

@@ -34,6 +34,12 @@ extension DoctorFacts {
 
     public func report() -> DoctorReport {
         var checks = [socketCheck()]
+        guard configErrors.isEmpty else {
+            return DoctorReport(checks: checks + configErrors.map {
+                DoctorCheck("config", .problem, $0, fix: "correct the configuration (gestured check-config FILE); the daemon does not start "
+                            + "with it, and a reload keeps the last valid one")
+            }, clones: [])
+        }
         checks += deviceChecks()
         if needsUinput {
             checks.append(uinputPresent

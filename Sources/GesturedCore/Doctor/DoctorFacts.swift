@@ -98,6 +98,9 @@ public struct DoctorFacts: Equatable, Sendable {
     public var guards: [Guard]
     /// check-config's warnings, as it prints them (`FILE:L:C: KEYPATH: MESSAGE`).
     public var configWarnings: [String]
+    /// check-config's errors: the configuration is invalid, and nothing that depends on it
+    /// (devices, uinput, clones) was gathered.
+    public var configErrors: [String] = []
 
     public init(socket: Socket, caller: Caller, devices: [Device] = [], needsUinput: Bool = false, uinputPresent: Bool = true,
                 clones: [Clone] = [], guards: [Guard] = [], configWarnings: [String] = []) {

@@ -10,13 +10,20 @@ enum DoctorCommand {
     static func run(config: String?, socket: String?, json: Bool) throws(CommandFailure) {
         let choice = ConfigChoice.resolve(given: config)
         choice.announce(assumedScreen: false)
-        let (configuration, warnings) = try checkConfiguration(choice.path)
         let path: String
         if let socket { path = socket } else {
             path = try defaultSocketPath()
         }
-        let facts = gather(configuration: configuration, socketPath: path,
-                           warnings: warnings.map { "\($0)" })
+        let facts: DoctorFacts
+        do throws(CommandFailure) {
+            let (configuration, warnings) = try checkConfiguration(choice.path)
+            facts = gather(configuration: configuration, socketPath: path, warnings: warnings.map { "\($0)" })
+        } catch where error.status == ExitStatus.config {
+            // An invalid configuration is one of the things wrong (exit 1), not the command's failure.
+            var invalid = DoctorFacts(socket: SocketProbe.probe(path), caller: SocketProbe.caller())
+            invalid.configErrors = error.lines
+            facts = invalid
+        }
         let report = facts.report()
         var out = OutputBuffer()
         out.append(json ? report.json : report.text)
