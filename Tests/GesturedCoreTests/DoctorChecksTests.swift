@@ -66,6 +66,8 @@ import Testing
         let none = facts.report()
         #expect(!none.ok)
         #expect(none.checks.last?.message == "no touch device is used")
+        facts.udevError = "udev_enumerate_scan_devices failed"
+        #expect(facts.report().checks.last?.message == "udev could not list the input devices: udev_enumerate_scan_devices failed")
     }
 
     @Test func uinputIsCheckedOnlyWhenARuleNeedsIt() {

@@ -7,21 +7,26 @@ import Testing
 /// The gatherers `gestured doctor` reads a clone's readers and guards with: /proc (ProcessScan)
 /// and dpkg (DebianPackages), on a real child that holds a file open.
 @Suite struct ProcessScanTests {
-    /// `cat` with the test's pipe as stdin (it waits for the end) and a file open as 3.
+    /// `cat` with the test's pipes as stdin and stdout and a file open as 3. A byte written to it
+    /// and read back says it runs as cat (before its exec, the child has the test's comm).
     @Test func aChildHoldingAFileIsItsReaderWithItsDebianPackage() throws {
         let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-procscan")
         let file = try directory.write("node", "")
         let held = open(file, O_RDONLY | O_CLOEXEC)
         #expect(held >= 0)
         defer { close(held) }
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
-        // Close-on-exec, so that only the test holds the write end and cat sees the end.
-        for fd in fds { #expect(fcntl(fd, F_SETFD, FD_CLOEXEC) == 0) }
-        let child = try Subprocess("cat", [], descriptors: [0: fds[0], 3: held])
-        close(fds[0])
+        // Made close-on-exec at once (pipe2), so that no other test's child holds an end; both
+        // ends block.
+        let input = try ChildProcess.outputPipe(), output = try ChildProcess.outputPipe()
+        try input.read.setStatusFlag(O_NONBLOCK, false)
+        try output.read.setStatusFlag(O_NONBLOCK, false)
+        let child = try Subprocess("cat", [], descriptors: [0: input.read.rawValue, 1: output.write.rawValue, 3: held])
+        try input.read.close(); try output.write.close()
+        var byte: UInt8 = 0x2a
+        #expect(write(input.write.rawValue, &byte, 1) == 1)
+        #expect(read(output.read.rawValue, &byte, 1) == 1 && byte == 0x2a)
         let readers = ProcessScan.readers(of: file, in: ProcessScan.processes())
-        close(fds[1])
+        try input.write.close(); try output.read.close()
         let ended = try child.wait(deadline: deadline(milliseconds: 10_000))
         #expect(ended?.termination == .exited(0) && ended?.timedOut == false)
         // The test itself has the file open too, and is left out.

@@ -112,7 +112,10 @@ extension DoctorFacts {
                 checks.append(DoctorCheck("device", .ok, "\(said): \(device.decision)"))
             }
         }
-        if !devices.contains(where: \.used) {
+        if let error = udevError {
+            checks.append(DoctorCheck("device", .problem, "udev could not list the input devices: \(error)",
+                                      fix: "check that systemd-udevd runs and /run/udev is readable"))
+        } else if !devices.contains(where: \.used) {
             checks.append(DoctorCheck("device", .problem, "no touch device is used",
                                       fix: "connect the panel, or add a device rule that matches it (gestured devices lists what udev sees)"))
         }

@@ -101,6 +101,8 @@ public struct DoctorFacts: Equatable, Sendable {
     /// check-config's errors: the configuration is invalid, and nothing that depends on it
     /// (devices, uinput, clones) was gathered.
     public var configErrors: [String] = []
+    /// Why udev could not list the input devices, when it could not.
+    public var udevError: String?
 
     public init(socket: Socket, caller: Caller, devices: [Device] = [], needsUinput: Bool = false, uinputPresent: Bool = true,
                 clones: [Clone] = [], guards: [Guard] = [], configWarnings: [String] = []) {

@@ -35,7 +35,11 @@ enum DoctorCommand {
         var facts = DoctorFacts(socket: SocketProbe.probe(socketPath), caller: SocketProbe.caller(),
                                 needsUinput: UinputGrantCommand.needsUinput(configuration),
                                 uinputPresent: access("/dev/uinput", F_OK) == 0, configWarnings: warnings)
-        let infos = (try? UdevEnumerator.inputDevices()) ?? []
+        let infos: [InputDeviceInfo]
+        do { infos = try UdevEnumerator.inputDevices() } catch {
+            facts.udevError = "\(error)"
+            infos = []
+        }
         let entries = infos.map { DevicesCommand.entry(for: $0, configuration: configuration) }
         let cloneNames = Set(entries.compactMap { $0.description.map { UinputClone.name(cloning: $0.name) } })
         var processes: [ProcessScan.Process]?
