@@ -16,6 +16,7 @@ enum Command: Equatable {
     /// `record-stroke` without a RECORDING: the first stroke drawn on a live touch device.
     case recordLiveStroke(name: String, output: String?, config: String?, timeout: Double)
     case devices(config: String?, json: Bool)
+    case doctor(config: String?, socket: String?, json: Bool)
     case listen(socket: String?, format: LineFormat, filter: LineFilter?, touches: Bool, failed: Bool,
                 exec: String? = nil, shell: Bool = false)
     /// `ctl [--socket PATH] REQUEST…`: one request line.
@@ -119,6 +120,14 @@ enum Arguments {
             let config = try options.value("--config"), json = options.flag("--json")
             try options.finish(positional: 0)
             return .devices(config: config, json: json)
+        case "doctor":
+            let config = try options.value("--config"), socket = try options.value("--socket")
+            let json = options.flag("--json")
+            if options.flag("--probe-cancel") {
+                throw UsageError(message: "doctor --probe-cancel is not available yet; the other checks run without it")
+            }
+            try options.finish(positional: 0)
+            return .doctor(config: config, socket: socket, json: json)
         case "listen":
             let socket = try options.value("--socket")
             let format = try options.format()
@@ -169,70 +178,6 @@ enum Arguments {
             throw UsageError(message: "unknown command '\(sub)'")
         }
     }
-
-    static let help = """
-        Usage:
-          gestured [run] [--config FILE] [--socket PATH] [--verbose] [--trace]
-                                     the daemon, in the foreground (systemd runs it like this);
-                                     --trace: every recognizer transition, with its reason
-          gestured replay [--config FILE] [--format text|json] [--touches] [--failed] [--trace]
-                          [--forwarded] [--description DESC] RECORDING [RECORDING ...]
-                                     the daemon's pipeline over evemu recordings (several: one
-                                     device each, event0, event1, ..., interleaved by time),
-                                     lines to stdout (--trace: transitions with reasons to stderr)
-          gestured check-config [--strict] FILE
-                                     validate a configuration; exit 0, or print errors and exit
-                                     78; warnings (likely mistakes) exit 0 unless --strict
-          gestured check-config --needs-uinput FILE
-                                     validate it, then print "uinput: yes" when a device rule
-                                     has passThrough (the service needs /dev/uinput), else
-                                     "uinput: no" (gestured-generator asks this at boot)
-          gestured explain [--config FILE] [--screen ID] [--layout NAME] X Y
-                                     why a touch at X,Y (screen points) goes to the view it goes
-                                     to, and which recognizers it reaches, in winning order
-          gestured draw [--config FILE] [--screen ID] [--layout NAME] [--background IMAGE]
-                        [RECORDING [--description DESC]] --output FILE.svg|FILE.html
-                                     a picture of the region map (and of a recording's touches
-                                     and gestures); HTML adds a timeline to play it
-          gestured replay --strokes [--config FILE] [--description DESC] RECORDING
-                                     every stroke of the recording and every stroke template's
-                                     score against it (the config's templates, or the built-ins)
-          gestured record-stroke --name NAME [--output FILE] RECORDING [--description DESC]
-                                     the recording's first stroke as a template file (stdout
-                                     without --output), for a stroke gesture's templates
-          gestured record-stroke --name NAME [--output FILE] [--config FILE] [--timeout SECONDS]
-                                     the same from the first stroke drawn on a touch device
-                                     that `run` would use (the first touch down to the last
-                                     lift); gives up after SECONDS (default 60)
-          gestured devices [--json] [--config FILE]
-                                     every input device udev knows: type, protocol, slots, axis
-                                     ranges and resolution, the rule that applies, used or not
-          gestured listen [--socket PATH] [--format text|json] [--filter EXPR] [--touches] [--failed]
-                          [--exec CMD [--shell]]
-                                     a client: print the daemon's event lines (EXPR: key=glob
-                                     terms, keys type state name view device, e.g.
-                                     'type=tap|swipe state=ended'), or run CMD for each gesture
-                                     line with its fields in GESTURE_* variables (no shell
-                                     unless --shell; one running, one pending at most)
-          gestured ctl [--socket PATH] REQUEST...
-                                     send one request line (e.g. 'screen off', 'lock 30',
-                                     'unlock', 'layout night'), print the answer; exit 0 on ok,
-                                     1 when the daemon refuses it or cannot be reached
-          gestured --version | --help
-
-        Every command that reads a configuration refuses one (or a stroke-template file, or a
-        directory on the path to either) that is owned by someone other than root and the user
-        running it, or writable by anyone but its owner, as sshd's StrictModes does.
-        --allow-insecure-config-permissions reads it anyway, with a warning (development only).
-
-        explain, draw and devices without --config read the installed service's configuration
-        (/etc/gestured/gestured.json5) when there is one, else the built-in one, and say which
-        on stderr ("config: ..."); run and replay without --config use the built-in one.
-
-        Exit status: 0 success, 2 bad command line, 78 invalid configuration, 1 other errors.
-        See gestured(8), docs/CONFIG.md and docs/PROTOCOL.md.
-
-        """
 }
 
 /// `--key value` / `--key=value` options and positional arguments, each consumed once.

@@ -18,6 +18,8 @@ enum DevicesCommand {
         /// `protocol B, 10 slots` / `protocol A` / `single touch` / `unusable: …` / nil.
         var touch: String?
         var usable: Bool
+        /// The daemon would use it.
+        var used = false
         var rule: Int?
         var decision: String
         /// With `screens` configured: the id of the screen that takes the device, "" for none.
@@ -84,6 +86,7 @@ enum DevicesCommand {
         case .success where !entry.usable:
             entry.decision = "not used (\(entry.touch ?? "no touch axes"))"
         case .success(let admitted):
+            entry.used = true
             entry.decision = admitted.ruleIndex.map { "used (devices[\($0)])" } ?? "used (touchscreen)"
             if let reason = admitted.passThroughRefused { entry.decision += "; passThrough off: \(reason)" }
             if let index = admitted.ruleIndex, configuration.devices[index].passThrough {

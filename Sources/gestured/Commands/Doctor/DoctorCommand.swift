@@ -1,0 +1,78 @@
+import GesturedCore
+import GesturedIO
+import Glibc
+
+/// `gestured doctor [--json] [--config FILE] [--socket PATH]`: gathers the facts (the daemon's
+/// socket, the devices as `gestured devices` judges them, /dev/uinput, each clone's readers from
+/// /proc with their Debian packages, the clone guards, check-config's warnings), lets
+/// `DoctorFacts.report()` judge them, prints the checks, and exits 1 when one is a problem.
+enum DoctorCommand {
+    static func run(config: String?, socket: String?, json: Bool) throws(CommandFailure) {
+        let choice = ConfigChoice.resolve(given: config)
+        choice.announce(assumedScreen: false)
+        let path: String
+        if let socket { path = socket } else {
+            path = try defaultSocketPath()
+        }
+        let facts: DoctorFacts
+        do throws(CommandFailure) {
+            let (configuration, warnings) = try checkConfiguration(choice.path)
+            facts = gather(configuration: configuration, socketPath: path, warnings: warnings.map { "\($0)" })
+        } catch where error.status == ExitStatus.config {
+            // An invalid configuration is one of the things wrong (exit 1), not the command's failure.
+            var invalid = DoctorFacts(socket: SocketProbe.probe(path), caller: SocketProbe.caller())
+            invalid.configErrors = error.lines
+            facts = invalid
+        }
+        let report = facts.report()
+        var out = OutputBuffer()
+        out.append(json ? report.json : report.text)
+        out.flush()
+        if !report.ok { throw CommandFailure(ExitStatus.failure, lines: []) }
+    }
+
+    static func gather(configuration: Configuration, socketPath: String, warnings: [String]) -> DoctorFacts {
+        var facts = DoctorFacts(socket: SocketProbe.probe(socketPath), caller: SocketProbe.caller(),
+                                needsUinput: UinputGrantCommand.needsUinput(configuration),
+                                uinputPresent: access("/dev/uinput", F_OK) == 0, configWarnings: warnings)
+        let infos: [InputDeviceInfo]
+        do { infos = try UdevEnumerator.inputDevices() } catch {
+            facts.udevError = "\(error)"
+            infos = []
+        }
+        let entries = infos.map { DevicesCommand.entry(for: $0, configuration: configuration) }
+        let cloneNames = Set(entries.compactMap { $0.description.map { UinputClone.name(cloning: $0.name) } })
+        var processes: [ProcessScan.Process]?
+        // The clones are listed as the panels' clones, not as devices of their own.
+        for entry in entries where !cloneNames.contains(entry.info.name) {
+            let ignoredBy = entry.rule.flatMap { configuration.devices[$0].ignore ? $0 : nil }
+            let used = entry.used
+            facts.devices.append(DoctorFacts.Device(sysname: entry.info.sysname, name: entry.info.name, kind: entry.kind, used: used,
+                                                    decision: entry.decision, ignoredBy: ignoredBy, openError: entry.openError))
+            // A clone is expected where the daemon makes one: passThrough not turned off, the panel clonable.
+            guard used, let rule = entry.rule, configuration.devices[rule].passThrough, !entry.decision.contains("; passThrough off"),
+                  let description = entry.description, description.cloneRefusal == nil else { continue }
+            let cloneName = UinputClone.name(cloning: description.name)
+            let clone = infos.first { $0.name == cloneName }
+            var verdict = DoctorFacts.Clone(device: description.name, rule: rule, cancelStyle: configuration.devices[rule].cancelStyle,
+                                            slots: description.slotCount, clone: clone?.devnode)
+            if let node = clone?.devnode {
+                if processes == nil { processes = ProcessScan.processes() }
+                verdict.readers = ProcessScan.readers(of: node, in: processes ?? []).map(reader)
+            }
+            facts.clones.append(verdict)
+        }
+        if !facts.clones.isEmpty { facts.guards = ProcessScan.guards(in: processes ?? ProcessScan.processes()) }
+        return facts
+    }
+
+    static func reader(_ process: ProcessScan.Process) -> DoctorFacts.Reader {
+        var reader = DoctorFacts.Reader(pid: process.pid, command: process.command)
+        if !DoctorFacts.seatManagers.contains(process.command), let executable = process.executable,
+           let owner = DebianPackages.owner(of: executable) {
+            reader.package = owner.package
+            reader.version = owner.version
+        }
+        return reader
+    }
+}
