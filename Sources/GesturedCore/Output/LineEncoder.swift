@@ -179,48 +179,6 @@ public enum LineEncoder {
         }
     }
 
-    /// A kiosk line (docs/PROTOCOL.md, "Kiosk lines"): `wake device=… [screen=…] x=… y=…`,
-    /// `lock seconds=…`, `unlock`, `idle seconds=…`, `active`, each with `[screen=…] time=… seq=…`.
-    public static func kiosk(_ k: KioskEvent, seq: UInt64, format: LineFormat, into out: inout [UInt8]) {
-        let screen = k.screen?.utf8.count ?? 0
-        func tail(_ line: inout LineWriter) {
-            line.field("time", instant: k.time)
-            line.field("seq", unsigned: seq)
-        }
-        switch k.kind {
-        case .wake(let device, let location):
-            line("wake", format: format, strings: screen + device.count, into: &out) { line in
-                line.field("device", name: device)
-                if let s = k.screen { line.field("screen", string: s) }
-                line.field("x", fixed: location.x, decimals: 2)
-                line.field("y", fixed: location.y, decimals: 2)
-                tail(&line)
-            }
-        case .lock(let seconds):
-            line("lock", format: format, strings: screen, into: &out) { line in
-                line.field("seconds", int: Int64(seconds))
-                if let s = k.screen { line.field("screen", string: s) }
-                tail(&line)
-            }
-        case .idle(let seconds):
-            line("idle", format: format, strings: screen, into: &out) { line in
-                line.field("seconds", int: Int64(seconds))
-                if let s = k.screen { line.field("screen", string: s) }
-                tail(&line)
-            }
-        case .unlock:
-            line("unlock", format: format, strings: screen, into: &out) { line in
-                if let s = k.screen { line.field("screen", string: s) }
-                tail(&line)
-            }
-        case .active:
-            line("active", format: format, strings: screen, into: &out) { line in
-                if let s = k.screen { line.field("screen", string: s) }
-                tail(&line)
-            }
-        }
-    }
-
     private static func pan(_ translation: Vector, _ velocity: Vector, _ line: inout LineWriter) {
         line.field("translationX", fixed: translation.dx, decimals: 2)
         line.field("translationY", fixed: translation.dy, decimals: 2)
