@@ -10,7 +10,7 @@ struct KioskScript {
     let devices: [GesturePipeline.DeviceID]
     var lines: [String] = []
     private var seq: UInt64 = 0
-    private var nextTrackingID: Int32 = 100
+    private var frames = ProtocolBFrames()
 
     /// One panel per screen of `configuration` (`event0`, `event1`, …), each on its screen; the
     /// idle clocks start at `start` ms unless it is nil.
@@ -36,21 +36,9 @@ struct KioskScript {
     static func seconds(_ n: Int) -> Interval { Interval(microseconds: Int64(n) * 1_000_000) }
     static func at(_ ms: Int64) -> Instant { Instant(microseconds: ms * 1000) }
 
-    private static func event(_ ms: Int64, _ type: UInt16, _ code: UInt16, _ value: Int32) -> RawEvent {
-        RawEvent(time: at(ms), type: type, code: code, value: value)
-    }
-
     /// One frame of panel `panel`: contact `slot` down (new), moved, or lifted (nil x).
     mutating func frame(_ slot: Int32, _ x: Int32?, _ y: Int32?, at ms: Int64, isNew: Bool = false, panel: Int = 0) {
-        var events = [Self.event(ms, EventCode.EV_ABS, EventCode.ABS_MT_SLOT, slot)]
-        if let x, let y {
-            if isNew { events.append(Self.event(ms, EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, nextTrackingID)); nextTrackingID += 1 }
-            events.append(Self.event(ms, EventCode.EV_ABS, EventCode.ABS_MT_POSITION_X, x))
-            events.append(Self.event(ms, EventCode.EV_ABS, EventCode.ABS_MT_POSITION_Y, y))
-        } else {
-            events.append(Self.event(ms, EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, -1))
-        }
-        events.append(Self.event(ms, EventCode.EV_SYN, EventCode.SYN_REPORT, 0))
+        let events = frames.frame(at: Self.at(ms), [(slot, x, y)], isNew: isNew)
         // The daemon's timer fires what is due before the read that passes it.
         advance(to: ms)
         var batch = Batch()

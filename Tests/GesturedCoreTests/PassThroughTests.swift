@@ -9,7 +9,7 @@ struct PassThroughScript {
     var pipeline: GesturePipeline
     let device: GesturePipeline.DeviceID
     var lines: [String] = []
-    private var nextTrackingID: Int32 = 100
+    private var frames = ProtocolBFrames()
     private var now: Int64 = 0
 
     init(_ views: [ViewSpec], slots: Int = 4, passThrough: Bool = true) throws {
@@ -20,25 +20,9 @@ struct PassThroughScript {
         device = try pipeline.addDevice(panel, rule: DeviceRule(passThrough: passThrough))
     }
 
-    private static func event(_ ms: Int64, _ type: UInt16, _ code: UInt16, _ value: Int32) -> RawEvent {
-        RawEvent(time: Instant(microseconds: ms * 1000), type: type, code: code, value: value)
-    }
-
     /// One frame: each contact `(slot, x, y)` down or moved, or lifted with nil x.
     mutating func frame(at ms: Int64, _ contacts: [(slot: Int32, x: Int32?, y: Int32?)], isNew: Bool = false) {
-        var events: [RawEvent] = []
-        for c in contacts {
-            events.append(Self.event(ms, EventCode.EV_ABS, EventCode.ABS_MT_SLOT, c.slot))
-            if let x = c.x, let y = c.y {
-                if isNew { events.append(Self.event(ms, EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, nextTrackingID)); nextTrackingID += 1 }
-                events.append(Self.event(ms, EventCode.EV_ABS, EventCode.ABS_MT_POSITION_X, x))
-                events.append(Self.event(ms, EventCode.EV_ABS, EventCode.ABS_MT_POSITION_Y, y))
-            } else {
-                events.append(Self.event(ms, EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, -1))
-            }
-        }
-        events.append(Self.event(ms, EventCode.EV_SYN, EventCode.SYN_REPORT, 0))
-        feed(events)
+        feed(frames.frame(at: Instant(microseconds: ms * 1000), contacts, isNew: isNew))
     }
 
     mutating func feed(_ events: [RawEvent]) {
