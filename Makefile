@@ -3,6 +3,8 @@
 #   make run       build (release) and run the daemon in the foreground with the default config
 #   make test      install what the tests need (see deps), build them, run them
 #   make test-vm   the VM tests: a real kernel and udevd under QEMU (docs/VM-TESTS.md)
+#   make test-vm-trixie   the same with Debian 13's kernel, udevd, libinput and compositors (cage,
+#                  sway, weston, labwc), built with swiftlang 6.0.3 (docs/VM-TESTS.md, docs/KIOSK.md)
 #   make test-vm-systemd   gestured installed into a Debian image booted with systemd, under QEMU
 #   make test-release  the benchmark tests optimized (zero allocations per steady frame)
 #   make bench     build (release) and run the benchmark: a table, and JSON in bench-results/
@@ -88,7 +90,7 @@ RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
 .PHONY: deps-arm64 build-arm64 test-arm64 test-vm-arm64
-.PHONY: deps-trixie test-trixie deps-vm-systemd-trixie test-vm-systemd-trixie
+.PHONY: deps-trixie test-trixie deps-vm-systemd-trixie test-vm-systemd-trixie test-vm-trixie
 .PHONY: all deps deps-build deps-deb deps-vm deps-vm-systemd build build-daemon run test test-release test-vm test-vm-systemd bench bench-hostile bench-vm demo readme-picture install uninstall deb clean \
 	fuzz fuzz-build fuzz-seeds test-sanitize soak-vm
 
@@ -548,6 +550,16 @@ deps-vm-systemd-trixie: deps-vm-systemd deps-trixie
 test-vm-systemd-trixie: deps-vm-systemd-trixie
 	@Tests/Trixie/gestured-trixie root >/dev/null
 	$(MAKE) --no-print-directory test-vm-systemd VM_SUITE=trixie
+## test-vm-trixie: the VM tests (Tests/GesturedVMTests, the compositor matrix among them) in the
+## guest with Debian 13's kernel, chrooted into the Debian 13 compositor root (Tests/Trixie/
+## gestured-trixie compositor-root: test-trixie's root plus cage, sway, weston, labwc, wev, seatd,
+## libinput and udev, made once and cached) with Debian 13's udevd and libinput; the bundle is
+## built there with swiftlang 6.0.3 in $(TRIXIE_SCRATCH), the build of test-trixie (nothing is
+## compiled twice). One line per test, then "N passed, N failed" (docs/VM-TESTS.md).
+test-vm-trixie: deps-vm-systemd-trixie
+	@Tests/Trixie/gestured-trixie compositor-root >/dev/null
+	Tests/Trixie/gestured-trixie run swift build --build-tests --scratch-path $(TRIXIE_SCRATCH)
+	GESTURED_VM_FILTER='$(VM_TEST_FILTER)' Tests/VM/gestured-vm test-trixie "$(CURDIR)/$(TRIXIE_SCRATCH)/debug"
 ## ---- end of Debian 13 ----
 
 clean:
