@@ -155,8 +155,22 @@ import Testing
         #expect(CancelPassing.upstreamNumbers("0.1.4-4") == [0, 1, 4])
         #expect(CancelPassing.entry(package: "sway", version: "1.7-6")?.compositor == "sway")
         #expect(CancelPassing.entry(package: "sway", version: "1.8-1") == nil)
-        #expect(CancelPassing.entry(package: "weston", version: "14.0.2-1") == nil)
-        #expect(CancelPassing.entry(package: "cage", version: "0.2.0-1") == nil)
+        #expect(CancelPassing.entry(package: "weston", version: "13.0.0-1") == nil)
+        #expect(CancelPassing.entry(package: "cage", version: "0.1.5-1") == nil)
+        #expect(CancelPassing.entry(package: "labwc", version: "0.9.0-1") == nil)
+    }
+
+    /// Debian 13's compositors as `make test-vm-trixie` measured them: sway 1.10 passes the
+    /// cancel on ("palm" recommended, both styles fit); cage 0.2.0, weston 14 and labwc 0.8.3 drop
+    /// it ("lift" alone fits).
+    @Test func debian13sCompositorsAreInTheTable() {
+        let sway = CancelPassing.entry(package: "sway", version: "1.10.1-2")
+        #expect(sway?.passesCancel == true && sway?.recommended == .palm && sway?.fitting == [.lift, .palm])
+        for (package, version) in [("cage", "0.2.0-2"), ("weston", "14.0.2-1"), ("labwc", "0.8.3-1")] {
+            let entry = CancelPassing.entry(package: package, version: version)
+            #expect(entry?.passesCancel == false && entry?.recommended == .lift && entry?.fitting == [.lift], "\(package)")
+            #expect(entry?.measurement.contains("Debian 13 kernel guest") == true, "\(package)")
+        }
         #expect(CancelPassing.table.allSatisfy { !$0.measurement.isEmpty && $0.fitting.contains($0.recommended) })
     }
 

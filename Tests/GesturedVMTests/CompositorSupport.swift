@@ -4,13 +4,37 @@ import GesturedTestSupport
 import Glibc
 import Testing
 
-/// One of Debian 12's compositors with its application (`Tests/VM/compositor`), and what the
+/// One of Debian's compositors with its application (`Tests/VM/compositor`), and what the
 /// application receives, read from a FIFO with poll() and a deadline.
 final class CompositorSession {
     enum Kind: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case cage, sway, weston, xorg
+        case cage, sway, weston, xorg, labwc, gnomeKiosk = "gnome-kiosk"
         var testDescription: String { rawValue }
         var isWayland: Bool { self != .xorg }
+
+        /// The Debian package whose version the measurement is for (CancelPassing's key).
+        var package: String {
+            switch self {
+            case .xorg: return "xserver-xorg-core"
+            default: return rawValue
+            }
+        }
+
+        /// The compositors of the matrix on Debian `release`: the one place that says which
+        /// compositors a guest runs (docs/KIOSK.md, docs/VM-TESTS.md). The Debian 13 compositor
+        /// root has no Xorg (issue #33 asks for the Wayland ones); gnome-kiosk is absent because
+        /// mutter's native backend needs a systemd-logind session the guest does not have
+        /// ("Failed to find any matching session", docs/KIOSK.md).
+        static func matrix(debianRelease release: Int) -> [Kind] {
+            switch release {
+            case 12: return [.cage, .sway, .weston, .xorg]
+            case 13: return [.cage, .sway, .weston, .labwc]
+            default: return []
+            }
+        }
+
+        /// The compositors of this guest's Debian release.
+        static var inThisGuest: [Kind] { matrix(debianRelease: DebianRelease.current ?? 0) }
     }
 
     let kind: Kind
@@ -73,6 +97,29 @@ final class CompositorSession {
         }
     }
 
+}
+
+/// The guest's Debian release (`VERSION_ID` of /etc/os-release: 12, 13), and what the matrix
+/// measured for the compositor installed there.
+enum DebianRelease {
+    static var current: Int? {
+        guard let text = try? readTextFile(path: "/etc/os-release") else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("VERSION_ID=") {
+            return Int(line.dropFirst("VERSION_ID=".count).filter { $0 != "\"" })
+        }
+        return nil
+    }
+
+    /// The measured table's entry (GesturedCore's CancelPassing, what `gestured doctor` judges
+    /// by) for `kind` as installed here: the Debian package and version dpkg gives for its
+    /// executable, the way the doctor finds them. nil when the table has none for that version.
+    static func measured(_ kind: CompositorSession.Kind) -> (installed: String, entry: CancelPassing.Entry?) {
+        let executable = kind == .xorg ? "/usr/lib/xorg/Xorg" : (TestEnvironment.which(kind.rawValue) ?? "/usr/bin/" + kind.rawValue)
+        guard let owner = DebianPackages.owner(of: executable), let version = owner.version else {
+            return ("\(executable): not known to dpkg", nil)
+        }
+        return ("\(owner.package) \(version)", CancelPassing.entry(package: owner.package, version: version))
+    }
 }
 
 /// A touch event as an application saw it, the same words for Wayland (wev: `wl_touch` down,

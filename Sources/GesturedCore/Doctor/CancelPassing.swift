@@ -21,6 +21,7 @@ public enum CancelPassing {
     }
 
     public static let debian12Matrix = "CompositorVMTests, Debian 12 kernel guest (docs/KIOSK.md)"
+    public static let debian13Matrix = "CompositorVMTests, Debian 13 kernel guest, libinput 1.28.1 (make test-vm-trixie, docs/KIOSK.md)"
 
     public static let table: [Entry] = [
         Entry(compositor: "cage", package: "cage", from: [0, 1, 4], below: [0, 1, 5], passesCancel: false,
@@ -36,6 +37,19 @@ public enum CancelPassing {
               recommended: .lift, fitting: [.lift, .palm],
               measurement: "Xorg 21.1.7-3+deb12u13 with xf86-input-libinput 1.2.1: XI2 has no cancel, "
                   + "both styles end as an ordinary TouchEnd; " + debian12Matrix),
+        Entry(compositor: "cage", package: "cage", from: [0, 2, 0], below: [0, 2, 1], passesCancel: false,
+              recommended: .lift, fitting: [.lift],
+              measurement: "cage 0.2.0-2 (wlroots 0.18.2): \"palm\" left claimed touches pressed; " + debian13Matrix),
+        Entry(compositor: "sway", package: "sway", from: [1, 10], below: [1, 11], passesCancel: true,
+              recommended: .palm, fitting: [.lift, .palm],
+              measurement: "sway 1.10.1-2 (wlroots 0.18.2): \"palm\" gave one wl_touch.cancel per claimed touch, "
+                  + "\"lift\" an up; " + debian13Matrix),
+        Entry(compositor: "weston", package: "weston", from: [14], below: [15], passesCancel: false,
+              recommended: .lift, fitting: [.lift],
+              measurement: "weston 14.0.2-1: \"palm\" left claimed touches pressed; " + debian13Matrix),
+        Entry(compositor: "labwc", package: "labwc", from: [0, 8, 3], below: [0, 8, 4], passesCancel: false,
+              recommended: .lift, fitting: [.lift],
+              measurement: "labwc 0.8.3-1 (wlroots 0.18.2): \"palm\" left claimed touches pressed; " + debian13Matrix),
     ]
 
     /// The entry measured for `package` at Debian version `version` (epoch and revision
