@@ -101,10 +101,11 @@ import Testing
     }
 
     @Test func anUnmeasuredVersionOrProgramIsUnknown() {
-        let sway110 = DoctorFacts.Reader(pid: 900, command: "sway", package: "sway", version: "1.10.1-2")
-        let labwc = DoctorFacts.Reader(pid: 901, command: "labwc", package: "labwc", version: "0.8.3-1")
+        let sway111 = DoctorFacts.Reader(pid: 900, command: "sway", package: "sway", version: "1.11-1")
+        let labwc09 = DoctorFacts.Reader(pid: 901, command: "labwc", package: "labwc", version: "0.9.0-1")
+        let kiosk = DoctorFacts.Reader(pid: 903, command: "gnome-kiosk", package: "gnome-kiosk", version: "48.0-1")
         let noPackage = DoctorFacts.Reader(pid: 902, command: "myapp")
-        for reader in [sway110, labwc, noPackage] {
+        for reader in [sway111, labwc09, kiosk, noPackage] {
             let report = Self.facts(clones: [Self.clone(.palm, readers: [reader])], guards: [.init(pid: 600, slots: 10)]).report()
             #expect(report.ok)
             #expect(report.clones[0].passesCancel == nil && report.clones[0].recommendedCancelStyle == nil && report.clones[0].fits == nil)
@@ -171,6 +172,16 @@ import Testing
             #expect(entry?.passesCancel == false && entry?.recommended == .lift && entry?.fitting == [.lift], "\(package)")
             #expect(entry?.measurement.contains("Debian 13 kernel guest") == true, "\(package)")
         }
+        let sway110 = DoctorFacts.Reader(pid: 900, command: "sway", package: "sway", version: "1.10.1-2")
+        let labwc = DoctorFacts.Reader(pid: 901, command: "labwc", package: "labwc", version: "0.8.3-1")
+        for style in [CancelStyle.lift, .palm] {
+            let report = Self.facts(clones: [Self.clone(style, readers: [sway110])], guards: [.init(pid: 600, slots: 10)]).report()
+            #expect(report.ok && report.clones[0].passesCancel == true && report.clones[0].recommendedCancelStyle == .palm
+                    && report.clones[0].fits == true, "\(style)")
+        }
+        let palmOnLabwc = Self.facts(clones: [Self.clone(.palm, readers: [labwc])], guards: [.init(pid: 600, slots: 10)]).report()
+        #expect(!palmOnLabwc.ok && palmOnLabwc.clones[0].fits == false && palmOnLabwc.clones[0].recommendedCancelStyle == .lift)
+        #expect(palmOnLabwc.checks.first { $0.check == "clone" }?.fix == "set cancelStyle: \"lift\" in devices[0], then systemctl reload gestured")
         #expect(CancelPassing.table.allSatisfy { !$0.measurement.isEmpty && $0.fitting.contains($0.recommended) })
     }
 

@@ -59,7 +59,28 @@ import Testing
             ProcessScan.Process(pid: 10, command: "gestured", arguments: ["gestured", "clone-guard", "--slots", "10", "--style", "lift"]),
             ProcessScan.Process(pid: 11, command: "gestured", arguments: ["/usr/bin/gestured", "run"]),
             ProcessScan.Process(pid: 12, command: "sh", arguments: ["sh", "clone-guard", "--slots", "4"]),
+            // As CloneGuard starts them (found by the guest's DoctorVMTests: argv[0] is the path spawned).
+            ProcessScan.Process(pid: 13, command: "exe", executable: "/usr/bin/gestured",
+                                arguments: ["/proc/self/exe", "clone-guard", "--slots", "5", "--style", "palm"]),
+            ProcessScan.Process(pid: 14, command: "exe", executable: "/usr/bin/gestured (deleted)",
+                                arguments: ["/proc/self/exe", "clone-guard", "--slots", "6", "--style", "lift"]),
+            ProcessScan.Process(pid: 15, command: "exe", executable: "/usr/bin/python3",
+                                arguments: ["/proc/self/exe", "clone-guard", "--slots", "7"]),
         ]
-        #expect(ProcessScan.guards(in: processes) == [DoctorFacts.Guard(pid: 10, slots: 10)])
+        #expect(ProcessScan.guards(in: processes) == [DoctorFacts.Guard(pid: 10, slots: 10), DoctorFacts.Guard(pid: 13, slots: 5),
+                                                      DoctorFacts.Guard(pid: 14, slots: 6)])
+    }
+
+    /// A process in a mount namespace of its own: /proc/PID/exe's text is its path from that
+    /// namespace's root; the longest tail that is the same file is taken.
+    @Test func anExecutableSeenFromAnotherMountNamespaceIsTheTailThatIsTheSameFile() {
+        let known: Set<String> = ["/usr/bin/sway", "/bin/sway"]
+        #expect(ProcessScan.sameFileTail(of: "/host/root/.cache/rootfs/usr/bin/sway", isTheFile: known.contains) == "/usr/bin/sway")
+        #expect(ProcessScan.sameFileTail(of: "/usr/bin/sway", isTheFile: known.contains) == "/usr/bin/sway")
+        #expect(ProcessScan.sameFileTail(of: "/opt/x/labwc", isTheFile: known.contains) == nil)
+        #expect(ProcessScan.sameFileTail(of: "relative/usr/bin/sway", isTheFile: known.contains) == nil)
+        // The real thing: this process's own executable, whose link text is its path.
+        let own = TestEnvironment.executablePath
+        #expect(own != nil && ProcessScan.executable(of: "/proc/self/exe") == own)
     }
 }
