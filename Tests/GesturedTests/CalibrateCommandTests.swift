@@ -157,6 +157,35 @@ struct CalibrateCommandTests {
         #expect(run.stderr.contains("calibrating event7 (gestured synthetic touchscreen) on a 1920 × 1080 screen"), "\(run.stderr)")
     }
 
+    /// A surface that ignores both ends of the interface (end of stdin, SIGTERM) is killed
+    /// after `CrosshairSurface.exitTimeout` instead of hanging the command (which waited for it
+    /// forever before): the four targets still come and go, and no surface outlives the command.
+    /// (`sleep`, not `tail -f`: GNU tail exits by itself once its output pipe is closed.)
+    @Test func aSurfaceThatWillNotEndIsKilled() throws {
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-calibrate-stubborn")
+        let bin = directory.path + "/bin"
+        mkdir(bin, 0o755)
+        let log = directory.path + "/surface.log"
+        let script = try directory.write("bin/gestured-surface", """
+            #!/bin/sh
+            trap '' TERM
+            echo "$$" >> \(log)
+            echo "ready 800 480"
+            exec sleep 1000 </dev/null
+            """)
+        chmod(script, 0o755)
+        let points = CalibrationTarget.allCases.map { Self.raw($0, Self.truth) }
+        guard let run = try Self.calibrate(["--display", "wayland", "--json"], events: Self.events(points),
+                                           environment: ["WAYLAND_DISPLAY": "wayland-7",
+                                                         "PATH": bin + ":" + (Subprocess.currentEnvironment()["PATH"] ?? "")],
+                                           in: directory) else { return }
+        #expect(run.termination == .exited(0), "\(run.stderr)")
+        #expect(run.stdout.contains("\"screen\":{\"width\":800,\"height\":480}"), "\(run.stdout)")
+        let pids = try readTextFile(path: log).split(separator: "\n").compactMap { pid_t($0) }
+        #expect(pids.count == 4)
+        for pid in pids { #expect(kill(pid, 0) == -1 && errno == ESRCH, "surface \(pid) still runs") }
+    }
+
     @Test func waylandAskedForWithoutASurfaceIsRefusedClearly() throws {
         let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-calibrate-nosurface")
         guard let run = try Self.calibrate(["--display", "wayland"], events: Self.events([]),

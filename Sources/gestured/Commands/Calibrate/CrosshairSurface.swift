@@ -93,14 +93,19 @@ final class CrosshairSurface {
         return result
     }
 
+    /// How long a surface may take to exit after SIGTERM before it is killed.
+    static let exitTimeout: Int32 = 2_000
+
     /// Ends the shown surface: its stdin is closed (the interface's end), SIGTERM follows, and
-    /// it is reaped.
+    /// it is reaped; one still running `exitTimeout` ms later is killed.
     func stop() {
         try? input?.close(); input = nil
         try? output?.close(); output = nil
         pending.removeAll()
         if let child {
             child.signalGroup(SIGTERM)
+            var fds = [pollfd(fd: child.pidfd.rawValue, events: Int16(POLLIN), revents: 0)]
+            if ((try? pollOnce(&fds, timeout: Self.exitTimeout)) ?? 0) == 0 { child.signalGroup(SIGKILL) }
             _ = try? child.wait(blocking: true)
         }
         child = nil
