@@ -39,6 +39,15 @@ public final class ChildProcess {
         return pipe
     }
 
+    /// A pipe for a child's input: the read end is given to the child (blocking, as any stdin)
+    /// and closed by the caller once it is started; the write end is the caller's
+    /// (close-on-exec). Closing the write end is the child's end of input.
+    public static func inputPipe() throws(SystemError) -> (read: FileDescriptor, write: FileDescriptor) {
+        var fds: [Int32] = [0, 0]
+        guard pipe2(&fds, O_CLOEXEC) == 0 else { throw SystemError(operation: "pipe2", errno: .current) }
+        return (read: FileDescriptor(rawValue: fds[0]), write: FileDescriptor(rawValue: fds[1]))
+    }
+
     /// Starts `arguments` with exactly `environment` (`NAME=value` strings).
     /// - Parameters:
     ///   - stdin, stdout, stderr: descriptors to give the child as 0, 1, 2; nil inherits.

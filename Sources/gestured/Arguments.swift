@@ -17,6 +17,7 @@ enum Command: Equatable {
     case recordLiveStroke(name: String, output: String?, config: String?, timeout: Double)
     case devices(config: String?, json: Bool)
     case doctor(config: String?, socket: String?, json: Bool)
+    case calibrate(config: String?, device: String?, display: CalibrationDisplay, json: Bool)
     case listen(socket: String?, format: LineFormat, filter: LineFilter?, touches: Bool, failed: Bool,
                 exec: String? = nil, shell: Bool = false)
     /// `ctl [--socket PATH] REQUEST…`: one request line.
@@ -128,6 +129,14 @@ enum Arguments {
             }
             try options.finish(positional: 0)
             return .doctor(config: config, socket: socket, json: json)
+        case "calibrate":
+            let config = try options.value("--config"), device = try options.value("--device")
+            let displayText = try options.value("--display") ?? "auto", json = options.flag("--json")
+            guard let display = CalibrationDisplay(rawValue: displayText) else {
+                throw UsageError(message: "--display must be auto, wayland or none, not '\(displayText)'")
+            }
+            try options.finish(positional: 0)
+            return .calibrate(config: config, device: device, display: display, json: json)
         case "listen":
             let socket = try options.value("--socket")
             let format = try options.format()

@@ -47,6 +47,8 @@ do throws(CommandFailure) {
         try DevicesCommand.run(config: config, json: json)
     case .doctor(let config, let socket, let json):
         try DoctorCommand.run(config: config, socket: socket, json: json)
+    case .calibrate(let config, let device, let display, let json):
+        try CalibrateCommand.run(config: config, device: device, display: display, json: json)
     case .replay(let config, let format, let touches, let failed, let trace, let forwarded, let description, let recordings):
         try ReplayCommand.run(config: config, options: Replay.Options(format: format, touches: touches, failed: failed,
                                                                      trace: trace, forwarded: forwarded),

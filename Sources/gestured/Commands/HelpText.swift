@@ -43,6 +43,13 @@ extension Arguments {
                                      uinput, each clone's reader and whether its cancelStyle
                                      fits, the clone guards, the configuration's warnings;
                                      exit 1 when something is wrong
+          gestured calibrate [--device GLOB] [--display auto|wayland|none] [--json] [--config FILE]
+                                     measure a panel's calibration matrix: touch four targets
+                                     (full screen through gestured-surface on Wayland, or as
+                                     said on stdout); prints the matrix, the residual, the
+                                     device rule and a udev rule for the panel and its clone,
+                                     with where to install it; the panel is grabbed meanwhile,
+                                     and one the daemon holds is refused with what to run
           gestured listen [--socket PATH] [--format text|json] [--filter EXPR] [--touches] [--failed]
                           [--exec CMD [--shell]]
                                      a client: print the daemon's event lines (EXPR: key=glob
@@ -61,7 +68,7 @@ extension Arguments {
         running it, or writable by anyone but its owner, as sshd's StrictModes does.
         --allow-insecure-config-permissions reads it anyway, with a warning (development only).
 
-        explain, draw, devices and doctor without --config read the installed service's
+        explain, draw, devices, doctor and calibrate without --config read the installed service's
         configuration (/etc/gestured/gestured.json5) when there is one, else the built-in one,
         and say which on stderr ("config: ..."); run and replay without --config use the
         built-in one.
