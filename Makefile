@@ -66,8 +66,9 @@ SOCKET_GROUP := gestured
 # Release builds link the Swift runtime statically: the target needs only glibc, libevdev, libudev.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-# What `swift build --product gestured` needs (the Swift toolchain aside).
-BUILD_APT_PACKAGES := libevdev-dev libudev-dev pkg-config
+# What `swift build` needs (the Swift toolchain aside): libwayland-client for gestured-surface,
+# the probe's Wayland client (Sources/gestured-surface).
+BUILD_APT_PACKAGES := libevdev-dev libudev-dev libwayland-dev pkg-config
 # What the tests need besides.
 APT_PACKAGES := $(BUILD_APT_PACKAGES) umockdev libumockdev-dev evemu-tools \
 	groff-base man-db systemd valgrind chromium python3
@@ -88,7 +89,7 @@ RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
 .PHONY: deps-arm64 build-arm64 test-arm64 test-vm-arm64
-.PHONY: deps-trixie test-trixie deps-vm-systemd-trixie test-vm-systemd-trixie
+.PHONY: wayland-glue deps-trixie test-trixie deps-vm-systemd-trixie test-vm-systemd-trixie
 .PHONY: all deps deps-build deps-deb deps-vm deps-vm-systemd build build-daemon run test test-release test-vm test-vm-systemd bench bench-hostile bench-vm demo readme-picture install uninstall deb clean \
 	fuzz fuzz-build fuzz-seeds test-sanitize soak-vm
 
@@ -100,6 +101,7 @@ deps-build:
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
 	pkg-config --exists libevdev 2>/dev/null || missing="$$missing libevdev"; \
 	pkg-config --exists libudev 2>/dev/null || missing="$$missing libudev"; \
+	pkg-config --exists wayland-client 2>/dev/null || missing="$$missing wayland-client"; \
 	if [ -n "$$missing" ]; then \
 		echo "deps-build: missing:$$missing; installing $(BUILD_APT_PACKAGES)"; \
 		$(SUDO) apt-get update && \
@@ -549,6 +551,16 @@ test-vm-systemd-trixie: deps-vm-systemd-trixie
 	@Tests/Trixie/gestured-trixie root >/dev/null
 	$(MAKE) --no-print-directory test-vm-systemd VM_SUITE=trixie
 ## ---- end of Debian 13 ----
+
+## wayland-glue: regenerate xdg-shell's glue of gestured-surface (committed, because SwiftPM runs no
+## code generator without a plugin) with this machine's wayland-scanner and wayland-protocols.
+XDG_SHELL_XML := /usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml
+wayland-glue:
+	@command -v wayland-scanner >/dev/null 2>&1 && [ -f $(XDG_SHELL_XML) ] || { \
+		$(SUDO) apt-get update && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libwayland-bin wayland-protocols; }
+	wayland-scanner client-header $(XDG_SHELL_XML) Sources/gestured-surface/xdg-shell-client-protocol.h
+	wayland-scanner private-code $(XDG_SHELL_XML) Sources/gestured-surface/xdg-shell-protocol.c
 
 clean:
 	$(SWIFT) package clean $(SWIFTPM_FLAGS)
