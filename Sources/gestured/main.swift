@@ -45,8 +45,8 @@ do throws(CommandFailure) {
                             description: description, output: output)
     case .devices(let config, let json):
         try DevicesCommand.run(config: config, json: json)
-    case .doctor(let config, let socket, let json):
-        try DoctorCommand.run(config: config, socket: socket, json: json)
+    case .doctor(let config, let socket, let json, let probeCancel):
+        try DoctorCommand.run(config: config, socket: socket, json: json, probeCancel: probeCancel)
     case .replay(let config, let format, let touches, let failed, let trace, let forwarded, let description, let recordings):
         try ReplayCommand.run(config: config, options: Replay.Options(format: format, touches: touches, failed: failed,
                                                                      trace: trace, forwarded: forwarded),

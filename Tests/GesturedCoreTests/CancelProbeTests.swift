@@ -118,3 +118,29 @@ import Testing
         #expect(probed.json.contains("\"clones\":[{\"device\":\"Panel\""))
     }
 }
+
+extension CancelProbeTests {
+    /// The probe's frames are the forwarder's: a finger down at the middle; "lift" ends it with
+    /// the lift alone, "palm" with the palm frame first (CloneEncoder's rules).
+    @Test func theProbePressesAndEndsAsTheForwarderDoes() {
+        func words(_ events: [RawEvent]) -> [String] {
+            events.map { e in
+                switch (e.type, e.code) {
+                case (EventCode.EV_SYN, _): "SYN"
+                case (EventCode.EV_KEY, EventCode.BTN_TOUCH): "BTN_TOUCH \(e.value)"
+                case (EventCode.EV_ABS, EventCode.ABS_MT_SLOT): "SLOT \(e.value)"
+                case (EventCode.EV_ABS, EventCode.ABS_MT_TOOL_TYPE): "TOOL \(e.value)"
+                case (EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID): "ID \(e.value)"
+                case (EventCode.EV_ABS, EventCode.ABS_MT_POSITION_X): "X \(e.value)"
+                case (EventCode.EV_ABS, EventCode.ABS_MT_POSITION_Y): "Y \(e.value)"
+                default: "\(e.type):\(e.code) \(e.value)"
+                }
+            }
+        }
+        let lift = CancelProbe.frames(.lift, trackingID: 7), palm = CancelProbe.frames(.palm, trackingID: 8)
+        #expect(words(lift.press) == ["SLOT 0", "TOOL 0", "ID 7", "X 2048", "Y 2048", "BTN_TOUCH 1", "SYN"])
+        #expect(words(lift.end) == ["SLOT 0", "ID -1", "BTN_TOUCH 0", "SYN"])
+        #expect(words(palm.press) == ["SLOT 0", "TOOL 0", "ID 8", "X 2048", "Y 2048", "BTN_TOUCH 1", "SYN"])
+        #expect(words(palm.end) == ["SLOT 0", "TOOL 2", "SYN", "SLOT 0", "ID -1", "BTN_TOUCH 0", "SYN"])
+    }
+}

@@ -115,3 +115,25 @@ public enum CancelProbe {
     /// so a touch that "palm" leaves pressed cannot spoil the other style's reading.
     public static let order: [CancelStyle] = [.lift, .palm]
 }
+
+extension CancelProbe {
+    /// The probe's clone: a small direct-touch panel, axes `0...axisMaximum`, `slots` slots.
+    public static let axisMaximum: Int32 = 4095
+    public static let slots = 2
+
+    /// The evdev frames that press one touch at the middle of the probe's clone and those that end
+    /// it in `style`: `CloneEncoder`'s, the very frames the forwarder writes for a touch a
+    /// gesture claims (`cancel` then `up`), so the probe measures what the daemon does.
+    public static func frames(_ style: CancelStyle, trackingID: Int32) -> (press: [RawEvent], end: [RawEvent]) {
+        var encoder = CloneEncoder(slotCount: slots, hasTouchButton: true, cancelStyle: style)
+        let device = GesturePipeline.DeviceID(value: 0), touch = TouchID(UInt64(trackingID))
+        let middle = DevicePosition(x: axisMaximum / 2 + 1, y: axisMaximum / 2 + 1)
+        func touched(_ kind: ForwardedTouch.Kind) -> ForwardedTouch {
+            ForwardedTouch(device: device, time: .zero, touch: touch, slot: 0, kind: kind)
+        }
+        var press: [RawEvent] = [], end: [RawEvent] = []
+        encoder.encode([touched(.down(trackingID: trackingID, position: middle))], into: &press)
+        encoder.encode([touched(.cancel), touched(.up)], into: &end)
+        return (press, end)
+    }
+}

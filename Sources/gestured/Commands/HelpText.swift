@@ -37,7 +37,7 @@ extension Arguments {
           gestured devices [--json] [--config FILE]
                                      every input device udev knows: type, protocol, slots, axis
                                      ranges and resolution, the rule that applies, used or not
-          gestured doctor [--json] [--config FILE] [--socket PATH]
+          gestured doctor [--json] [--config FILE] [--socket PATH] [--probe-cancel]
                                      what is right and wrong on this machine, each wrong thing
                                      with its fix: the daemon and its socket, the touch devices,
                                      uinput, each clone's reader and whether its cancelStyle
