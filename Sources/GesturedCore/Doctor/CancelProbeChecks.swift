@@ -11,6 +11,9 @@ extension DoctorFacts {
         return report
     }
 
+    static let stuckFix = "if touches no longer reach the application now (weston 10 keeps the probe's touch pressed), "
+        + "restart the daemon: systemctl restart gestured (its clone goes and comes back, which ends the compositor's touches)"
+
     static func probeChecks(_ probe: CancelProbe.Result, display: String, rules: [(rule: Int, style: CancelStyle)]) -> [DoctorCheck] {
         var checks: [DoctorCheck] = []
         let on = "the compositor at \(display)"
@@ -20,7 +23,10 @@ extension DoctorFacts {
             case .cancel?: checks.append(DoctorCheck("probe", .ok, "\(style): the surface on \(on) received wl_touch.cancel"))
             case .up?: checks.append(DoctorCheck("probe", .ok, "\(style): the surface on \(on) received wl_touch.up"))
             case .nothing?:
-                checks.append(DoctorCheck("probe", .ok, "\(style): the surface on \(on) received nothing: the touch stays pressed"))
+                // weston 10 sends every touch to the surface of the first touch still down; with the
+                // probe's surface gone, touches then reach nobody until every touchscreen is removed.
+                checks.append(DoctorCheck("probe", .warning, "\(style): the surface on \(on) received nothing: the touch stays pressed",
+                                          fix: Self.stuckFix))
             case nil:
                 checks.append(DoctorCheck("probe", .problem, "\(style): the surface on \(on) never received the probe's touch",
                                           fix: "nothing may cover the surface while it runs; the compositor must take new touchscreens"))
