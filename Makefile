@@ -48,6 +48,9 @@ SWIFT_TEST_FLAGS ?=
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
+# gestured-surface, the probe's Wayland client, is not a command of its own: gestured finds it in
+# ../libexec/gestured/ beside its own folder.
+LIBEXECDIR ?= $(PREFIX)/libexec
 MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/gestured
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
@@ -165,6 +168,7 @@ build: deps
 ## after either it is up to date and nothing is compiled), needing only deps-build.
 build-daemon: deps-build
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured-surface
 
 ## run: the daemon in the foreground with its embedded default configuration. Without root the
 ## socket goes to $XDG_RUNTIME_DIR (reading /dev/input still needs the input group).
@@ -182,6 +186,7 @@ run: build-daemon
 ## allocation test runs the optimized gestured-bench's alloc-check.
 test: deps
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured-surface
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured-bench
 	$(SWIFT) build --build-tests $(SWIFTPM_FLAGS)
 	$(SWIFT) test $(SWIFTPM_FLAGS) $(SWIFT_TEST_FLAGS)
@@ -374,7 +379,7 @@ readme-picture:
 ## configuration unless one exists (an edited one is never overwritten). Without DESTDIR it also
 ## creates the groups and, when systemd runs, reloads it (which runs the generator). Then:
 ## systemctl enable --now gestured.socket gestured.path gestured.service
-## GESTURED_BIN=FILE installs that binary instead of building one: nothing is built and no
+## GESTURED_BIN=FILE installs that binary (and the gestured-surface beside it) instead of building them: nothing is built and no
 ## dependency installed (the install test and debian/rules use it).
 UNITS := gestured.service gestured.socket gestured.path gestured-action@.service gestured-action@.path
 GENERATOR := gestured-generator
@@ -387,6 +392,9 @@ install: $(if $(GESTURED_BIN),,build-daemon)
 	rendered=$$(mktemp); trap 'rm -f "$$rendered"' EXIT; \
 	render() { sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@CONFIGDIR@|$(CONFIGDIR)|g' "systemd/$$1.in" > "$$rendered"; }; \
 	install -D -m 755 $(INSTALL_STRIP) "$$bin" "$(DESTDIR)$(BINDIR)/gestured"; \
+	surface="$$(dirname "$$(realpath "$$bin")")/gestured-surface"; \
+	[ -x "$$surface" ] || { echo "install: no $$surface (it is built beside gestured: make build-daemon)" >&2; exit 1; }; \
+	install -D -m 755 $(INSTALL_STRIP) "$$surface" "$(DESTDIR)$(LIBEXECDIR)/gestured/gestured-surface"; \
 	for unit in $(UNITS); do \
 		render "$$unit"; install -D -m 644 "$$rendered" "$(DESTDIR)$(SYSTEMDUNITDIR)/$$unit"; \
 	done; \
@@ -465,7 +473,7 @@ deps-arm64:
 	fi
 
 build-arm64: deps-arm64
-	$(ARM64) build gestured gestured-bench
+	$(ARM64) build gestured gestured-surface gestured-bench
 
 ifeq ($(ARCH),arm64)
 # A file target too: made again only when the binary or a packaged file is newer.
