@@ -515,6 +515,7 @@ uninstall:
 		systemctl disable --now gestured.path gestured.socket gestured.service 2>/dev/null || true; \
 	fi
 	rm -f "$(DESTDIR)$(BINDIR)/gestured"
+	rm -rf "$(DESTDIR)$(LIBEXECDIR)/gestured"
 	rm -f $(foreach unit,$(UNITS),"$(DESTDIR)$(SYSTEMDUNITDIR)/$(unit)") "$(DESTDIR)$(SYSTEMDGENERATORDIR)/$(GENERATOR)"
 	rm -f "$(DESTDIR)$(SYSUSERSDIR)/gestured.conf" "$(DESTDIR)$(UDEVRULESDIR)/60-gestured-uinput.rules"
 	rm -f "$(DESTDIR)$(MANDIR)/man8/gestured.8" "$(DESTDIR)$(MANDIR)/man5/gestured.json5.5"
