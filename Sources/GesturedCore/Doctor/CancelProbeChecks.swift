@@ -11,8 +11,8 @@ extension DoctorFacts {
         return report
     }
 
-    static let stuckFix = "if touches no longer reach the application now (weston 10 keeps the probe's touch pressed), "
-        + "restart the daemon: systemctl restart gestured (its clone goes and comes back, which ends the compositor's touches)"
+    static let stuckFix = "if touches no longer reach the application now (weston 10 sends every touch to the surface of "
+        + "the first touch still down, and the probe's stays down), restart the compositor"
 
     static func probeChecks(_ probe: CancelProbe.Result, display: String, rules: [(rule: Int, style: CancelStyle)]) -> [DoctorCheck] {
         var checks: [DoctorCheck] = []
@@ -24,7 +24,8 @@ extension DoctorFacts {
             case .up?: checks.append(DoctorCheck("probe", .ok, "\(style): the surface on \(on) received wl_touch.up"))
             case .nothing?:
                 // weston 10 sends every touch to the surface of the first touch still down; with the
-                // probe's surface gone, touches then reach nobody until every touchscreen is removed.
+                // probe's surface gone, touches then reach nobody until its last touchscreen goes
+                // (the panel stays, grabbed by the daemon): only a restart of weston ends it.
                 checks.append(DoctorCheck("probe", .warning, "\(style): the surface on \(on) received nothing: the touch stays pressed",
                                           fix: Self.stuckFix))
             case nil:
