@@ -42,7 +42,9 @@ extension Arguments {
                                      with its fix: the daemon and its socket, the touch devices,
                                      uinput, each clone's reader and whether its cancelStyle
                                      fits, the clone guards, the configuration's warnings;
-                                     exit 1 when something is wrong
+                                     --probe-cancel: also press and cancel one touch in each
+                                     cancelStyle on a touchscreen of its own, shown to a surface
+                                     on WAYLAND_DISPLAY; exit 1 when something is wrong
           gestured listen [--socket PATH] [--format text|json] [--filter EXPR] [--touches] [--failed]
                           [--exec CMD [--shell]]
                                      a client: print the daemon's event lines (EXPR: key=glob
