@@ -49,7 +49,9 @@ enum CancelProbeRun {
         try waitUntilOpened(node)
         let surface = try SurfaceProcess(surfacePath)
         defer { surface.stop(within: stopMilliseconds) }
-        try surface.lines(within: startMilliseconds) { if case .ready = $0 { true } else { false } }
+        guard try surface.lines(within: startMilliseconds, until: { if case .ready = $0 { true } else { false } }) else {
+            throw Failure(message: "gestured-surface did not say ready within \(startMilliseconds / 1000) s (no fullscreen size from the compositor)")
+        }
         for (k, style) in CancelProbe.order.enumerated() {
             var transcript = CancelProbe.Transcript(style: style)
             let frames = CancelProbe.frames(style, trackingID: Int32(k + 1))
