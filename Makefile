@@ -50,6 +50,9 @@ SWIFT_TEST_FLAGS ?=
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
+# gestured-surface, the probe's Wayland client, is not a command of its own: gestured finds it in
+# ../libexec/gestured/ beside its own folder.
+LIBEXECDIR ?= $(PREFIX)/libexec
 MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/gestured
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
@@ -68,8 +71,9 @@ SOCKET_GROUP := gestured
 # Release builds link the Swift runtime statically: the target needs only glibc, libevdev, libudev.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-# What `swift build --product gestured` needs (the Swift toolchain aside).
-BUILD_APT_PACKAGES := libevdev-dev libudev-dev pkg-config
+# What `swift build` needs (the Swift toolchain aside): libwayland-client for gestured-surface,
+# the probe's Wayland client (Sources/gestured-surface).
+BUILD_APT_PACKAGES := libevdev-dev libudev-dev libwayland-dev pkg-config
 # What the tests need besides.
 APT_PACKAGES := $(BUILD_APT_PACKAGES) umockdev libumockdev-dev evemu-tools \
 	groff-base man-db systemd valgrind chromium python3
@@ -90,7 +94,7 @@ RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
 .PHONY: deps-arm64 build-arm64 test-arm64 test-vm-arm64
-.PHONY: deps-trixie test-trixie deps-vm-systemd-trixie test-vm-systemd-trixie test-vm-trixie
+.PHONY: wayland-glue deps-trixie test-trixie deps-vm-systemd-trixie test-vm-systemd-trixie test-vm-trixie
 .PHONY: all deps deps-build deps-deb deps-vm deps-vm-systemd build build-daemon run test test-release test-vm test-vm-systemd bench bench-hostile bench-vm demo readme-picture install uninstall deb clean \
 	fuzz fuzz-build fuzz-seeds test-sanitize soak-vm
 
@@ -102,6 +106,7 @@ deps-build:
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
 	pkg-config --exists libevdev 2>/dev/null || missing="$$missing libevdev"; \
 	pkg-config --exists libudev 2>/dev/null || missing="$$missing libudev"; \
+	pkg-config --exists wayland-client 2>/dev/null || missing="$$missing wayland-client"; \
 	if [ -n "$$missing" ]; then \
 		echo "deps-build: missing:$$missing; installing $(BUILD_APT_PACKAGES)"; \
 		$(SUDO) apt-get update && \
@@ -165,6 +170,7 @@ build: deps
 ## after either it is up to date and nothing is compiled), needing only deps-build.
 build-daemon: deps-build
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured-surface
 
 ## run: the daemon in the foreground with its embedded default configuration. Without root the
 ## socket goes to $XDG_RUNTIME_DIR (reading /dev/input still needs the input group).
@@ -182,6 +188,7 @@ run: build-daemon
 ## allocation test runs the optimized gestured-bench's alloc-check.
 test: deps
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured-surface
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --product gestured-bench
 	$(SWIFT) build --build-tests $(SWIFTPM_FLAGS)
 	$(SWIFT) test $(SWIFTPM_FLAGS) $(SWIFT_TEST_FLAGS)
@@ -374,7 +381,7 @@ readme-picture:
 ## configuration unless one exists (an edited one is never overwritten). Without DESTDIR it also
 ## creates the groups and, when systemd runs, reloads it (which runs the generator). Then:
 ## systemctl enable --now gestured.socket gestured.path gestured.service
-## GESTURED_BIN=FILE installs that binary instead of building one: nothing is built and no
+## GESTURED_BIN=FILE installs that binary (and the gestured-surface beside it) instead of building them: nothing is built and no
 ## dependency installed (the install test and debian/rules use it).
 UNITS := gestured.service gestured.socket gestured.path gestured-action@.service gestured-action@.path
 GENERATOR := gestured-generator
@@ -387,6 +394,9 @@ install: $(if $(GESTURED_BIN),,build-daemon)
 	rendered=$$(mktemp); trap 'rm -f "$$rendered"' EXIT; \
 	render() { sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@CONFIGDIR@|$(CONFIGDIR)|g' "systemd/$$1.in" > "$$rendered"; }; \
 	install -D -m 755 $(INSTALL_STRIP) "$$bin" "$(DESTDIR)$(BINDIR)/gestured"; \
+	surface="$$(dirname "$$(realpath "$$bin")")/gestured-surface"; \
+	[ -x "$$surface" ] || { echo "install: no $$surface (it is built beside gestured: make build-daemon)" >&2; exit 1; }; \
+	install -D -m 755 $(INSTALL_STRIP) "$$surface" "$(DESTDIR)$(LIBEXECDIR)/gestured/gestured-surface"; \
 	for unit in $(UNITS); do \
 		render "$$unit"; install -D -m 644 "$$rendered" "$(DESTDIR)$(SYSTEMDUNITDIR)/$$unit"; \
 	done; \
@@ -465,7 +475,7 @@ deps-arm64:
 	fi
 
 build-arm64: deps-arm64
-	$(ARM64) build gestured gestured-bench
+	$(ARM64) build gestured gestured-surface gestured-bench
 
 ifeq ($(ARCH),arm64)
 # A file target too: made again only when the binary or a packaged file is newer.
@@ -507,6 +517,7 @@ uninstall:
 		systemctl disable --now gestured.path gestured.socket gestured.service 2>/dev/null || true; \
 	fi
 	rm -f "$(DESTDIR)$(BINDIR)/gestured"
+	rm -rf "$(DESTDIR)$(LIBEXECDIR)/gestured"
 	rm -f $(foreach unit,$(UNITS),"$(DESTDIR)$(SYSTEMDUNITDIR)/$(unit)") "$(DESTDIR)$(SYSTEMDGENERATORDIR)/$(GENERATOR)"
 	rm -f "$(DESTDIR)$(SYSUSERSDIR)/gestured.conf" "$(DESTDIR)$(UDEVRULESDIR)/60-gestured-uinput.rules"
 	rm -f "$(DESTDIR)$(MANDIR)/man8/gestured.8" "$(DESTDIR)$(MANDIR)/man5/gestured.json5.5"
@@ -561,6 +572,16 @@ test-vm-trixie: deps-vm-systemd-trixie
 	Tests/Trixie/gestured-trixie run swift build --build-tests --scratch-path $(TRIXIE_SCRATCH)
 	GESTURED_VM_FILTER='$(VM_TEST_FILTER)' Tests/VM/gestured-vm test-trixie "$(CURDIR)/$(TRIXIE_SCRATCH)/debug"
 ## ---- end of Debian 13 ----
+
+## wayland-glue: regenerate xdg-shell's glue of gestured-surface (committed, because SwiftPM runs no
+## code generator without a plugin) with this machine's wayland-scanner and wayland-protocols.
+XDG_SHELL_XML := /usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml
+wayland-glue:
+	@command -v wayland-scanner >/dev/null 2>&1 && [ -f $(XDG_SHELL_XML) ] || { \
+		$(SUDO) apt-get update && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libwayland-bin wayland-protocols; }
+	wayland-scanner client-header $(XDG_SHELL_XML) Sources/gestured-surface/xdg-shell-client-protocol.h
+	wayland-scanner private-code $(XDG_SHELL_XML) Sources/gestured-surface/xdg-shell-protocol.c
 
 clean:
 	$(SWIFT) package clean $(SWIFTPM_FLAGS)

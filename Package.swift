@@ -10,6 +10,7 @@ let package = Package(
     name: "gestured",
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
+        .executable(name: "gestured-surface", targets: ["gestured-surface"]),
     ],
     targets: [
         .systemLibrary(name: "CEvdev", path: "Sources/CEvdev", pkgConfig: "libevdev",
@@ -27,6 +28,13 @@ let package = Package(
         .target(name: "GesturedIO", dependencies: ["GesturedCore", "CEvdev", "CUdev", "CLinux"]),
         .executableTarget(name: "gestured",
                           dependencies: ["GesturedCore", "GesturedConfig", "GesturedIO"]),
+        // The Wayland client of `gestured doctor --probe-cancel` and `gestured calibrate`
+        // (gestured(8), GESTURED-SURFACE), in C on libwayland-client: a target here, so one
+        // `swift build` makes it for the tests, the package and the arm64 cross-build alike.
+        // xdg-shell's glue is wayland-scanner's output, committed (`make wayland-glue`): SwiftPM
+        // runs no code generator without a plugin.
+        .executableTarget(name: "gestured-surface", path: "Sources/gestured-surface",
+                          linkerSettings: [.linkedLibrary("wayland-client")]),
         // The benchmark (make bench, docs/PERFORMANCE.md): scenarios in a library the smoke test
         // shares, malloc counting and callgrind requests in C, the runner as an executable.
         .target(name: "GesturedBenchKit", dependencies: ["GesturedCore", "GesturedConfig", "GesturedTestSupport"]),

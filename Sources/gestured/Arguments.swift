@@ -16,7 +16,7 @@ enum Command: Equatable {
     /// `record-stroke` without a RECORDING: the first stroke drawn on a live touch device.
     case recordLiveStroke(name: String, output: String?, config: String?, timeout: Double)
     case devices(config: String?, json: Bool)
-    case doctor(config: String?, socket: String?, json: Bool)
+    case doctor(config: String?, socket: String?, json: Bool, probeCancel: Bool)
     case calibrate(config: String?, device: String?, display: CalibrationDisplay, json: Bool)
     case listen(socket: String?, format: LineFormat, filter: LineFilter?, touches: Bool, failed: Bool,
                 exec: String? = nil, shell: Bool = false)
@@ -124,11 +124,9 @@ enum Arguments {
         case "doctor":
             let config = try options.value("--config"), socket = try options.value("--socket")
             let json = options.flag("--json")
-            if options.flag("--probe-cancel") {
-                throw UsageError(message: "doctor --probe-cancel is not available yet; the other checks run without it")
-            }
+            let probeCancel = options.flag("--probe-cancel")
             try options.finish(positional: 0)
-            return .doctor(config: config, socket: socket, json: json)
+            return .doctor(config: config, socket: socket, json: json, probeCancel: probeCancel)
         case "calibrate":
             let config = try options.value("--config"), device = try options.value("--device")
             let displayText = try options.value("--display") ?? "auto", json = options.flag("--json")

@@ -45,8 +45,8 @@ do throws(CommandFailure) {
                             description: description, output: output)
     case .devices(let config, let json):
         try DevicesCommand.run(config: config, json: json)
-    case .doctor(let config, let socket, let json):
-        try DoctorCommand.run(config: config, socket: socket, json: json)
+    case .doctor(let config, let socket, let json, let probeCancel):
+        try DoctorCommand.run(config: config, socket: socket, json: json, probeCancel: probeCancel)
     case .calibrate(let config, let device, let display, let json):
         try CalibrateCommand.run(config: config, device: device, display: display, json: json)
     case .replay(let config, let format, let touches, let failed, let trace, let forwarded, let description, let recordings):

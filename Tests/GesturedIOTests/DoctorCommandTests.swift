@@ -126,10 +126,15 @@ import Testing
         #expect(root.termination == .exited(0), "\(root.stdout)")
     }
 
-    @Test func probeCancelIsAUsageErrorForNow() throws {
-        let result = try Subprocess.run(TestEnvironment.buildDirectory + "/gestured", ["doctor", "--probe-cancel"],
-                                        in: "/", deadline: deadline(milliseconds: 10_000))
-        #expect(result.termination == .exited(2))
-        #expect(result.stderr.contains("--probe-cancel is not available yet"))
+    /// Without a Wayland display the probe cannot run: a problem (exit 1) that says why, in
+    /// the JSON's "probe" key too; the other keys are there as without it.
+    @Test func probeCancelWithoutAWaylandDisplayIsAProblem() throws {
+        let directory = try TestEnvironment.TemporaryDirectory()
+        guard let result = try Self.doctor(["--probe-cancel", "--json"], in: directory, prefix: ["env", "WAYLAND_DISPLAY="]) else { return }
+        #expect(result.termination == .exited(1), "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("{\"ok\":false,\"checks\":["), "\(result.stdout)")
+        #expect(result.stdout.contains("\"clones\":["))
+        #expect(result.stdout.hasSuffix(",\"probe\":{\"results\":[],\"passesCancel\":null,\"recommendedCancelStyle\":null,"
+                                        + "\"failure\":\"WAYLAND_DISPLAY is not set: run it in the compositor's session\"}}\n"), "\(result.stdout)")
     }
 }

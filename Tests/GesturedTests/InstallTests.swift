@@ -31,7 +31,7 @@ import Testing
         try #require(install.termination == .exited(0), "\(install.stdout)\n\(install.stderr)")
 
         let units = ["gestured.service", "gestured.socket", "gestured.path", "gestured-action@.service", "gestured-action@.path"]
-        let expected = ["/usr/bin/gestured", "/usr/lib/systemd/system-generators/gestured-generator",
+        let expected = ["/usr/bin/gestured", "/usr/libexec/gestured/gestured-surface", "/usr/lib/systemd/system-generators/gestured-generator",
                         "/usr/lib/sysusers.d/gestured.conf", "/usr/lib/udev/rules.d/60-gestured-uinput.rules",
                         "/usr/share/man/man8/gestured.8",
                         "/usr/share/man/man5/gestured.json5.5", "/etc/gestured/gestured.json5",

@@ -25,6 +25,8 @@ public struct CloneVerdict: Equatable, Sendable {
 public struct DoctorReport: Equatable, Sendable {
     public var checks: [DoctorCheck]
     public var clones: [CloneVerdict]
+    /// `--probe-cancel`'s result, when it ran.
+    public var probe: CancelProbe.Result?
     /// False when any check is a problem (exit status 1).
     public var ok: Bool { !checks.contains { $0.status == .problem } }
 }

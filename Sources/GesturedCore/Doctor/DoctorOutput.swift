@@ -33,8 +33,21 @@ extension DoctorReport {
                 + "\"recommendedCancelStyle\":\(clone.recommendedCancelStyle.map { "\"\($0.rawValue)\"" } ?? "null"),"
                 + "\"fits\":\(clone.fits.map { $0 ? "true" : "false" } ?? "null")}"
         }
+        let probeObject = probe.map { ",\"probe\":" + Self.json($0) } ?? ""
         return "{\"ok\":\(ok ? "true" : "false"),\"checks\":[\(checkObjects.joined(separator: ","))],"
-            + "\"clones\":[\(cloneObjects.joined(separator: ","))]}\n"
+            + "\"clones\":[\(cloneObjects.joined(separator: ","))]\(probeObject)}\n"
+    }
+
+    /// `{"results":[{"cancelStyle":"lift","received":"up"},…],"passesCancel":…,
+    /// "recommendedCancelStyle":…,"failure":…}`; `received` is null when the surface never got the touch.
+    static func json(_ probe: CancelProbe.Result) -> String {
+        let results = probe.styles.map { result in
+            "{\"cancelStyle\":\"\(result.style.rawValue)\",\"received\":\(result.received.map { "\"\($0.rawValue)\"" } ?? "null")}"
+        }
+        return "{\"results\":[\(results.joined(separator: ","))],"
+            + "\"passesCancel\":\(probe.passesCancel.map { $0 ? "true" : "false" } ?? "null"),"
+            + "\"recommendedCancelStyle\":\(probe.recommended.map { "\"\($0.rawValue)\"" } ?? "null"),"
+            + "\"failure\":\(probe.failure.map(Self.string) ?? "null")}"
     }
 
     static func string(_ text: String) -> String { LineEncoder.jsonString(text) }

@@ -37,12 +37,14 @@ extension Arguments {
           gestured devices [--json] [--config FILE]
                                      every input device udev knows: type, protocol, slots, axis
                                      ranges and resolution, the rule that applies, used or not
-          gestured doctor [--json] [--config FILE] [--socket PATH]
+          gestured doctor [--json] [--config FILE] [--socket PATH] [--probe-cancel]
                                      what is right and wrong on this machine, each wrong thing
                                      with its fix: the daemon and its socket, the touch devices,
                                      uinput, each clone's reader and whether its cancelStyle
                                      fits, the clone guards, the configuration's warnings;
-                                     exit 1 when something is wrong
+                                     --probe-cancel: also press and cancel one touch in each
+                                     cancelStyle on a touchscreen of its own, shown to a surface
+                                     on WAYLAND_DISPLAY; exit 1 when something is wrong
           gestured calibrate [--device GLOB] [--display auto|wayland|none] [--json] [--config FILE]
                                      measure a panel's calibration matrix: touch four targets
                                      (full screen through gestured-surface on Wayland, or as

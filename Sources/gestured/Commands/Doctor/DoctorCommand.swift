@@ -2,12 +2,14 @@ import GesturedCore
 import GesturedIO
 import Glibc
 
-/// `gestured doctor [--json] [--config FILE] [--socket PATH]`: gathers the facts (the daemon's
-/// socket, the devices as `gestured devices` judges them, /dev/uinput, each clone's readers from
-/// /proc with their Debian packages, the clone guards, check-config's warnings), lets
-/// `DoctorFacts.report()` judge them, prints the checks, and exits 1 when one is a problem.
+/// `gestured doctor [--json] [--config FILE] [--socket PATH] [--probe-cancel]`: gathers the facts
+/// (the daemon's socket, the devices as `gestured devices` judges them, /dev/uinput, each clone's
+/// readers from /proc with their Debian packages, the clone guards, check-config's warnings),
+/// lets `DoctorFacts.report()` judge them, prints the checks, and exits 1 when one is a problem.
+/// `--probe-cancel` then measures the compositor at `WAYLAND_DISPLAY` (`CancelProbeRun`) after
+/// the facts are gathered, so its own touchscreen is never among them.
 enum DoctorCommand {
-    static func run(config: String?, socket: String?, json: Bool) throws(CommandFailure) {
+    static func run(config: String?, socket: String?, json: Bool, probeCancel: Bool = false) throws(CommandFailure) {
         let choice = ConfigChoice.resolve(given: config)
         choice.announce(assumedScreen: false)
         let path: String
@@ -24,7 +26,13 @@ enum DoctorCommand {
             invalid.configErrors = error.lines
             facts = invalid
         }
-        let report = facts.report()
+        let report: DoctorReport
+        if probeCancel {
+            let (probe, display) = CancelProbeRun.run()
+            report = facts.report(probe: probe, display: display)
+        } else {
+            report = facts.report()
+        }
         var out = OutputBuffer()
         out.append(json ? report.json : report.text)
         out.flush()

@@ -1,0 +1,109 @@
+import CLinux
+import GesturedCore
+import GesturedIO
+import Glibc
+
+/// `gestured doctor --probe-cancel`'s I/O: a uinput touchscreen of its own (never the daemon's
+/// clones), `gestured-surface` on the compositor at `WAYLAND_DISPLAY`, and per `cancelStyle` one
+/// touch pressed at the middle and ended the way the forwarder ends a claimed touch
+/// (`CancelProbe.frames`). `CancelProbe` reads what the surface printed. Every wait has a
+/// deadline; the surface is stopped and the touchscreen destroyed on every path.
+enum CancelProbeRun {
+    /// The compositor opening the new touchscreen, and the surface's first `ready`.
+    static let startMilliseconds: Int64 = 10_000
+    /// The press reaching the surface.
+    static let downMilliseconds: Int64 = 5_000
+    /// After the ending: how long the surface has to say `cancel` or `up` before it is `nothing`.
+    static let endMilliseconds: Int64 = 3_000
+    /// The surface exiting once its stdin is closed, before SIGTERM (then SIGKILL).
+    static let stopMilliseconds: Int64 = 2_000
+    /// The longest surface line kept (its lines are short; a longer one is cut).
+    static let lineLimit = 256
+
+    struct Failure: Error { var message: String }
+
+    /// The probe's result, and the display it ran on (for the messages).
+    static func run() -> (CancelProbe.Result, display: String) {
+        let display = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? ""
+        guard !display.isEmpty else {
+            return (CancelProbe.Result(styles: [], failure: "WAYLAND_DISPLAY is not set: run it in the compositor's session"), "(none)")
+        }
+        var styles: [CancelProbe.StyleResult] = []
+        do throws(Failure) {
+            try probe { styles.append($0) }
+            return (CancelProbe.Result(styles: styles), display)
+        } catch {
+            return (CancelProbe.Result(styles: styles, failure: error.message), display)
+        }
+    }
+
+    private static func probe(_ record: (CancelProbe.StyleResult) -> Void) throws(Failure) {
+        let surfacePath = try surfaceExecutable()
+        let touchscreen: UinputClone
+        do {
+            touchscreen = try UinputClone(probeNamed: "gestured cancel probe", axisMaximum: CancelProbe.axisMaximum,
+                                          slots: CancelProbe.slots)
+        } catch { throw Failure(message: "cannot make the probe's touchscreen: \(error)") }
+        defer { touchscreen.close() }
+        guard let node = touchscreen.devnode else { throw Failure(message: "the kernel named no node for the probe's touchscreen") }
+        try waitUntilOpened(node)
+        let surface = try SurfaceProcess(surfacePath)
+        defer { surface.stop(within: stopMilliseconds) }
+        guard try surface.lines(within: startMilliseconds, until: { if case .ready = $0 { true } else { false } }) else {
+            throw Failure(message: "gestured-surface did not say ready within \(startMilliseconds / 1000) s (no fullscreen size from the compositor)")
+        }
+        for (k, style) in CancelProbe.order.enumerated() {
+            var transcript = CancelProbe.Transcript(style: style)
+            let frames = CancelProbe.frames(style, trackingID: Int32(k + 1))
+            try write(frames.press, to: touchscreen)
+            try surface.lines(within: downMilliseconds) { _ = transcript.feed($0); return transcript.pressed }
+            try write(frames.end, to: touchscreen)
+            if transcript.pressed {
+                try surface.lines(within: endMilliseconds) { transcript.feed($0) }
+            }
+            record(transcript.finish())
+        }
+    }
+
+    private static func write(_ events: [RawEvent], to touchscreen: UinputClone) throws(Failure) {
+        do { try touchscreen.write(events) } catch { throw Failure(message: "writing to the probe's touchscreen: \(error)") }
+    }
+
+    /// `gestured-surface` beside this executable (the build folder) or in `../libexec/gestured/`
+    /// (the package: /usr/bin/gestured, /usr/libexec/gestured/gestured-surface).
+    static func surfaceExecutable() throws(Failure) -> String {
+        var path = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &path, path.count - 1)
+        let exe = length > 0 ? String(decoding: path[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        let folder = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let candidates = [folder + "/gestured-surface", folder + "/../libexec/gestured/gestured-surface"]
+        guard let found = candidates.first(where: { access($0, X_OK) == 0 }) else {
+            throw Failure(message: "no gestured-surface (looked for \(candidates.joined(separator: " and ")))")
+        }
+        return found
+    }
+
+    /// Until a process other than this one has `node` open (the compositor, or the seat manager
+    /// that opens it for the compositor): inotify's `IN_OPEN` on the node says when to look again.
+    static func waitUntilOpened(_ node: String) throws(Failure) {
+        let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard inotify >= 0 else { throw Failure(message: "inotify_init1: \(Errno.current)") }
+        defer { close(inotify) }
+        guard inotify_add_watch(inotify, node, UInt32(IN_OPEN)) >= 0 else {
+            throw Failure(message: "inotify_add_watch \(node): \(Errno.current)")
+        }
+        let me = getpid()
+        let limit = MonotonicClock.now() + .milliseconds(startMilliseconds)
+        while true {
+            if ProcessScan.readers(of: node, in: ProcessScan.processes()).contains(where: { $0.pid != me }) { return }
+            let left = (limit - MonotonicClock.now()).microseconds / 1000
+            guard left > 0 else {
+                throw Failure(message: "the compositor did not open the probe's touchscreen \(node) within \(startMilliseconds / 1000) s")
+            }
+            var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)]
+            _ = try? pollOnce(&fds, timeout: Int32(left))
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            _ = read(inotify, &buffer, buffer.count)
+        }
+    }
+}
