@@ -19,6 +19,7 @@ extension GesturePipeline {
         forwarder.claimAll(device: id.value)
         forwarder.decide(now: now, into: &batch.forwarded)
         appendCancellation(of: id.value, now: now, into: &batch)
+        releaseClaimGrab(of: id.value, into: &batch)
         devices[id.value] = nil
         forwarder.removeDevice(id.value)
     }
@@ -91,6 +92,7 @@ extension GesturePipeline {
         renameTouchViews()
         reserveEventCapacity()
         forwarder.decide(now: now, into: &batch.forwarded)
+        settleClaimGrabs(into: &batch)
     }
 
     /// Whether a touch's rules survive a reload: its screen is still there (by id) and the view

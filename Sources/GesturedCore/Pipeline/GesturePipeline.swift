@@ -101,6 +101,13 @@ public struct GesturePipeline: Sendable {
     var kiosk: KioskState
     /// Scratch: the claimed touches' changes of one frame.
     var claimedChanges: [ClaimedChange] = []
+    /// By `DeviceID.value`: whether the device is grabbed only while the kiosk policy claims its
+    /// touches (neither `grab` nor `passThrough`: the application reads it directly), and
+    /// whether it is so grabbed now (`GesturePipeline+Kiosk.swift`, `settleClaimGrabs`).
+    var grabsForClaims: [Bool] = []
+    var grabbedForClaims: [Bool] = []
+    /// How many of `grabbedForClaims` are true.
+    var claimGrabsHeld = 0
 
     /// A pipeline of the single form (or of the first screen's size for every screen of the
     /// `screens` form that sets none).
@@ -216,6 +223,8 @@ public struct GesturePipeline: Sendable {
         devices.append(Device(description: description, name: name, decoder: decoder, geometry: geometry,
                               touchInSlot: Array(repeating: nil, count: decoder.slotCount)))
         screenOfDevice.append(screen)
+        grabsForClaims.append(rule?.grab != true && rule?.passThrough != true)
+        grabbedForClaims.append(false)
         updates.reserveCapacity(2 * decoder.slotCount)
         updateViews.reserveCapacity(2 * decoder.slotCount)
         updatePositions.reserveCapacity(2 * decoder.slotCount)
@@ -277,6 +286,7 @@ public struct GesturePipeline: Sendable {
                 batch.faults.append(DeviceFault(device: id, sysname: sysname, anomaly: anomaly, count: count))
             }
         }
+        settleClaimGrabs(into: &batch)
         collectTrace(into: &batch)
     }
 
@@ -314,6 +324,7 @@ public struct GesturePipeline: Sendable {
     public mutating func advance(to now: Instant, into batch: inout Batch) {
         batch.removeAll()
         fireDeadlines(upTo: now, into: &batch)
+        settleClaimGrabs(into: &batch)
         collectTrace(into: &batch)
     }
 

@@ -10,7 +10,7 @@ protocol BatchCarrying: AnyObject {
 /// replay` prints it in: the trace (to the log and the clients that subscribe to it, before the
 /// lines it explains), a control request's answer to its sender, the lines for clients (numbered
 /// as they are sent), the actions of those lines (with their numbers), what the clones of
-/// pass-through devices receive, and the faults the devices' decoders survived (logged,
+/// pass-through devices receive, the panels to grab or let go for the kiosk policy, and the faults the devices' decoders survived (logged,
 /// rate-limited). Lines and clone events are queued here and written once per loop iteration
 /// (`ClientHub.flush`, `CloneSinks.flush`).
 final class Shell: BatchCarrying {
@@ -18,6 +18,9 @@ final class Shell: BatchCarrying {
     private let actions: ActionRunner
     private let clones: CloneSinks
     private let clock: any Clock
+    /// Grabs (true) or lets go of a panel for the kiosk policy's claims (`DeviceHub`'s, set
+    /// once it exists).
+    var grabPanel: (GesturePipeline.DeviceID, Bool) -> Void = { _, _ in }
 
     init(clients: ClientHub, actions: ActionRunner, clones: CloneSinks, clock: any Clock) {
         self.clients = clients
@@ -40,6 +43,7 @@ final class Shell: BatchCarrying {
             }
         }
         if !batch.forwarded.isEmpty { clones.enqueue(batch.forwarded) }
+        for grab in batch.grabs { grabPanel(grab.device, grab.exclusive) }
         for fault in batch.faults {
             Log.limited(.warning, key: "\(fault.sysname) \(fault.anomaly.rawValue)",
                         "\(fault.sysname): \(fault.anomaly)\(fault.count > 1 ? " (\(fault.count) times)" : "")")
