@@ -1,7 +1,8 @@
 import GesturedCore
 
 extension ConfigKeys {
-    static let power = ["source", "wakeTouch", "connector", "backlight"]
+    static let power = ["source", "wakeTouch", "wakeAction", "connector", "backlight"]
+    static let wakeAction = ["run", "timeout"]
 }
 
 extension DocumentReader {
@@ -30,7 +31,7 @@ extension DocumentReader {
     }
 
     /// `power: { source: "auto"|"drm"|"backlight"|"socket", wakeTouch: "claim"|"forward",
-    /// connector: NAME, backlight: NAME }`. `"drm"` needs `connector`, `"backlight"` needs
+    /// wakeAction: { run, timeout }, connector: NAME, backlight: NAME }`. `"drm"` needs `connector`, `"backlight"` needs
     /// `backlight`; each name is one sysfs directory name.
     mutating func powerPolicy(_ node: Node) -> PowerPolicy? {
         guard let members = object(node) else { return nil }
@@ -68,6 +69,7 @@ extension DocumentReader {
                        at: node.path)
             }
         }
+        if let node = members["wakeAction"], node.value != .null { policy.wakeAction = gestureAction(node, keys: ConfigKeys.wakeAction) }
         return policy
     }
 }

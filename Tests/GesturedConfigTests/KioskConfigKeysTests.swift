@@ -52,6 +52,23 @@ import Testing
         #expect(diagnostics(#"{ power: { sauce: "auto" } }"#).count == 1)
     }
 
+    /// `power.wakeAction`: a command (`run`, `timeout`) like a gesture's action, without `on`.
+    @Test func theWakeActionIsReadWithItsErrorsWhere() throws {
+        let configuration = try #require(parsed(#"{ power: { wakeAction: { run: ["/usr/bin/touch", "/run/gestured/actions/screen-on"], timeout: 3 } } }"#))
+        #expect(configuration.power.wakeAction == GestureAction(run: ["/usr/bin/touch", "/run/gestured/actions/screen-on"],
+                                                                 timeout: Interval(seconds: 3)))
+        let perScreen = try #require(parsed(#"{ screens: [ { id: "a", devices: "rest", power: { wakeAction: { run: ["/bin/true"] } } } ] }"#))
+        #expect(perScreen.screens.map(\.power?.wakeAction) == [GestureAction(run: ["/bin/true"])])
+        #expect(diagnostics(#"{ power: { wakeAction: { run: "wlopm --on *" } } }"#)
+                == [#"test.json5:1:31: power.wakeAction.run: expected an array, found a string: the program and its arguments, each a string (no shell splits it); did you mean ["wlopm", "--on", "*"]?"#])
+        #expect(diagnostics(#"{ power: { wakeAction: { run: [] } } }"#)
+                == [#"test.json5:1:31: power.wakeAction.run: must name a program: ["/path/to/program", arguments…]"#])
+        #expect(diagnostics(#"{ power: { wakeAction: { run: ["/bin/true"], on: "began" } } }"#).count == 1)
+        #expect(diagnostics(#"{ power: { wakeAction: { timeout: 2 } } }"#).count == 1)
+        #expect(diagnostics(#"{ power: { wakeAction: { run: ["/bin/true"], timeout: 0 } } }"#)
+                == [#"test.json5:1:55: power.wakeAction.timeout: must be greater than 0"#])
+    }
+
     /// Which attribute each source reads: `"auto"` reads the connector's `dpms` when one is named.
     @Test func theSourceChoosesTheAttribute() throws {
         let configuration = try #require(parsed("""

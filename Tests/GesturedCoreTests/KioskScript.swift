@@ -105,6 +105,7 @@ struct KioskScript {
             case .up: lines.append("\(ms) app\(f.device.value) up slot=\(f.slot)")
             }
         }
+        for a in batch.actions { lines.append("run \(a.name(in: batch)) \(a.action.run.joined(separator: " "))") }
         for g in batch.grabs { lines.append("\(g.exclusive ? "grab" : "let go") event\(g.device.value)") }
     }
 

@@ -19,18 +19,26 @@ public enum WakeTouch: String, Hashable, Sendable, CaseIterable {
     case forward
 }
 
-/// A screen's power settings (`power: { source, wakeTouch, connector, backlight }`).
+/// A screen's power settings (`power: { source, wakeTouch, wakeAction, connector, backlight }`).
 public struct PowerPolicy: Hashable, Sendable {
+    /// The name the wake action runs under (its log lines, its one-running-one-waiting queue).
+    public static let wakeActionName = "power.wakeAction"
+
     public var source: PowerSource
     public var wakeTouch: WakeTouch
+    /// A command the daemon runs when a wake touch is claimed (its `wake` line), with the line's
+    /// `KIOSK_*` variables: it runs under the daemon's sandbox, so it cannot reach the Wayland
+    /// session (docs/KIOSK.md). Its `state` is unused.
+    public var wakeAction: GestureAction?
     /// The screen's DRM connector, as /sys/class/drm names it (`card1-HDMI-A-1`).
     public var connector: String?
     /// The screen's backlight, as /sys/class/backlight names it (`rpi_backlight`, `10-0045`).
     public var backlight: String?
 
     public init(source: PowerSource = .auto, wakeTouch: WakeTouch = .claim, connector: String? = nil,
-                backlight: String? = nil) {
+                backlight: String? = nil, wakeAction: GestureAction? = nil) {
         self.source = source; self.wakeTouch = wakeTouch; self.connector = connector; self.backlight = backlight
+        self.wakeAction = wakeAction
     }
 
     /// The attribute to read when a sequence begins; nil: the socket says (`screen off|on`).

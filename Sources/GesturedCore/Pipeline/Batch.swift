@@ -63,28 +63,37 @@ public struct Batch: Sendable {
     }
 }
 
-/// A configured action to run: the gesture event that reached its state (an index in the
-/// batch's `outputs`, whose line number the action's environment carries) and the command.
+/// A configured action to run: the output that asked for it (an index in the batch's
+/// `outputs`, whose line number the action's environment carries), a gesture event that reached
+/// its action's state or a `wake` line (`power.wakeAction`), and the command.
 public struct ActionRequest: Hashable, Sendable {
     public var output: Int
     public var action: GestureAction
 
-    /// The event that reached the action's state.
-    public func event(in batch: Batch) -> GestureEvent {
-        guard case .gesture(let event) = batch.outputs[output] else { preconditionFailure("an action names a gesture output") }
+    /// The gesture event that reached the action's state; nil for a wake action.
+    public func event(in batch: Batch) -> GestureEvent? {
+        guard case .gesture(let event) = batch.outputs[output] else { return nil }
         return event
     }
+
+    /// The name the action runs under: its gesture's id, or `power.wakeAction`.
+    public func name(in batch: Batch) -> String { event(in: batch)?.name ?? PowerPolicy.wakeActionName }
 
     /// What `gestured replay` says instead of running the action (on stderr): `replay: would run
     /// /usr/bin/touch /run/gestured/actions/kiosk-admin (admin began at 3.600000)`. A word with a
     /// space or a quote is quoted, so the command reads as it would be typed.
     public func replayNotice(in batch: Batch) -> String {
-        let event = event(in: batch)
         let words = action.run.map { word in
             word.isEmpty || word.contains(where: { $0 == " " || $0 == "'" || $0 == "\"" })
                 ? "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'" : word
         }
-        return "replay: would run \(words.joined(separator: " ")) (\(event.name) \(event.state.rawValue) at \(event.time))"
+        let why: String
+        switch batch.outputs[output] {
+        case .gesture(let event): why = "\(event.name) \(event.state.rawValue) at \(event.time)"
+        case .kiosk(let line): why = "\(PowerPolicy.wakeActionName), \(line.name) at \(line.time)"
+        case .touch(let touch): why = "touch at \(touch.time)"
+        }
+        return "replay: would run \(words.joined(separator: " ")) (\(why))"
     }
 }
 

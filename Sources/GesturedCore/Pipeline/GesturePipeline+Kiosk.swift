@@ -55,7 +55,7 @@ extension GesturePipeline {
         if claimed != 0 { kiosk.claimed(claimed) }
         if let location = began {
             kiosk.began(screen: screen, now: now, into: &batch.outputs)
-            kiosk.wake(screen: screen, device: devices[index]!.name, location: location, now: now, into: &batch.outputs)
+            kiosk.wake(screen: screen, device: devices[index]!.name, location: location, now: now, into: &batch)
         }
         if anyEnded {
             let down = (0..<screens.count).map { touchesDown(onScreen: $0) }

@@ -43,7 +43,7 @@ extension Daemon {
             timer = try DeadlineTimer()
             actions = try ActionRunner(poller: poller)
         } catch { throw .system(error) }
-        actions.configure(configuration.allViews)
+        actions.configure(configuration)
         // Every client is a descriptor: room for all the socket settings allow, and the devices,
         // clones, actions and the loop's own beside them.
         let needed = configuration.socket.connectionPolicy.hardLimit + DescriptorLimit.reserve

@@ -37,7 +37,15 @@ final class Shell: BatchCarrying {
             let now = clock.now()
             clients.publish(batch.outputs) { index, seq in
                 while next < batch.actions.count, batch.actions[next].output == index {
-                    actions.run(batch.actions[next].action, for: batch.actions[next].event(in: batch), seq: seq, now: now)
+                    let request = batch.actions[next]
+                    switch batch.outputs[index] {
+                    case .gesture(let event): actions.run(request.action, for: event, seq: seq, now: now)
+                    case .kiosk:   // the wake action: the `wake` line's variables
+                        let line = LineEncoder.output(batch.outputs[index], seq: seq, format: .text)
+                        actions.run(request.action, name: PowerPolicy.wakeActionName,
+                                    variables: KioskEnvironment.variables(ofTextLine: line) ?? [], now: now)
+                    case .touch: break
+                    }
                     next += 1
                 }
             }
