@@ -69,6 +69,27 @@ import Testing
                 == [#"test.json5:1:55: power.wakeAction.timeout: must be greater than 0"#])
     }
 
+    /// `lock.unlockGesture` and `lock.unlockFrame`, top level and per screen, with what an
+    /// unlock gesture may not take.
+    @Test func theUnlockGestureIsReadWithItsErrorsWhere() throws {
+        let configuration = try #require(parsed("""
+            { lock: { unlockGesture: { id: "unlock", type: "longPress", minimumPressDuration: 3 },
+                      unlockFrame: { x: 0, y: 0, width: 120, height: 120 } } }
+            """))
+        #expect(configuration.lock.unlockFrame == Rect(x: 0, y: 0, width: 120, height: 120))
+        #expect(configuration.lock.unlockGesture?.id == "unlock")
+        let perScreen = try #require(parsed(#"{ screens: [ { id: "a", devices: "rest", lock: { unlockGesture: { id: "u", type: "tap", numberOfTapsRequired: 3 } } } ] }"#))
+        #expect(perScreen.screens.map { $0.lock?.unlockGesture?.id } == ["u"])
+        #expect(perScreen.lock(ofScreen: 0).unlockFrame == nil)
+        #expect(diagnostics(#"{ lock: { unlockGesture: { id: "u", type: "tap", action: { run: ["/bin/true"] } } } }"#)
+                == [#"test.json5:1:58: lock.unlockGesture.action: an unlock gesture runs alone while every touch is claimed: it takes no "action""#])
+        #expect(diagnostics(#"{ lock: { unlockGesture: { id: "u", type: "tap", requireToFail: ["x"] } } }"#).count == 1)
+        #expect(diagnostics(#"{ lock: { unlockGesture: { id: "u", type: "wiggle" } } }"#).count == 1)
+        #expect(diagnostics(#"{ lock: { unlockGesture: { type: "tap" } } }"#).count == 1)
+        #expect(diagnostics(#"{ lock: { unlockFrame: { x: 0, y: 0, width: -1, height: 5 } } }"#).count == 1)
+        #expect(diagnostics(#"{ lock: { unlock: {} } }"#).count == 1)
+    }
+
     /// Which attribute each source reads: `"auto"` reads the connector's `dpms` when one is named.
     @Test func theSourceChoosesTheAttribute() throws {
         let configuration = try #require(parsed("""

@@ -84,9 +84,30 @@ public enum PowerAttribute: Hashable, Sendable {
     }
 }
 
+/// A screen's lock settings (`lock: { unlockGesture, unlockFrame }`).
+public struct LockPolicy: Hashable, Sendable {
+    /// The one gesture that runs while the screen is locked; when it ends, the lock ends
+    /// (`unlock` lines). Nil: only `unlock` or the lock's time ends it.
+    public var unlockGesture: GestureSpec?
+    /// Where, in screen points, the unlock gesture's touches must begin; nil: anywhere.
+    public var unlockFrame: Rect?
+
+    public init(unlockGesture: GestureSpec? = nil, unlockFrame: Rect? = nil) {
+        self.unlockGesture = unlockGesture; self.unlockFrame = unlockFrame
+    }
+
+    /// The view tree of the unlock gesture's own engine: one view, the frame, with the gesture.
+    public var unlockViews: [ViewSpec]? {
+        unlockGesture.map { [ViewSpec(id: "unlock", frame: unlockFrame, gestures: [$0])] }
+    }
+}
+
 extension Configuration {
     /// The power settings of screen `index` (of `screenSpecs`): its own, else the top level's.
     public func power(ofScreen index: Int) -> PowerPolicy { screenSpecs[index].power ?? power }
+
+    /// The lock settings of screen `index` (of `screenSpecs`): its own, else the top level's.
+    public func lock(ofScreen index: Int) -> LockPolicy { screenSpecs[index].lock ?? lock }
 }
 
 /// The kiosk policy's limits, each with its unit and why.

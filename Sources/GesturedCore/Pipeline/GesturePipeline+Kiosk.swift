@@ -53,6 +53,14 @@ extension GesturePipeline {
             }
         }
         if claimed != 0 { kiosk.claimed(claimed) }
+        if !unlockUpdates.isEmpty {
+            // The unlock gesture ends a lock still in force; a finger of it still down after
+            // the lock ended goes on to the engine until it lifts, and ends nothing.
+            if unlock.handle(unlockUpdates, screen: screen, now: now), kiosk.screens[screen].lockedUntil != nil {
+                kiosk.unlock([screen], now: now, into: &batch.outputs)
+            }
+            unlockUpdates.removeAll(keepingCapacity: true)
+        }
         if let location = began {
             kiosk.began(screen: screen, now: now, into: &batch.outputs)
             kiosk.wake(screen: screen, device: devices[index]!.name, location: location, now: now, into: &batch)
