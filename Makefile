@@ -386,7 +386,7 @@ readme-picture:
 UNITS := gestured.service gestured.socket gestured.path gestured-action@.service gestured-action@.path
 GENERATOR := gestured-generator
 EXAMPLES := config/gestured.json5 config/two-panels.json5 config/kiosk.json5 config/kiosk-rpi-7inch.json5 \
-	config/61-gestured-clone.rules
+	config/kiosk-browser.json5 config/61-gestured-clone.rules
 DOC_FILES = README.md LICENSE $(wildcard docs/*.md docs/images/*.svg docs/kiosk/*.svg docs/strokes/*.svg)
 install: $(if $(GESTURED_BIN),,build-daemon)
 	@set -e; \

@@ -1,7 +1,9 @@
 import GesturedCore
 
 extension ConfigKeys {
-    static let power = ["source", "wakeTouch", "connector", "backlight"]
+    static let power = ["source", "wakeTouch", "wakeAction", "connector", "backlight"]
+    static let wakeAction = ["run", "timeout"]
+    static let lock = ["unlockGesture", "unlockFrame"]
 }
 
 extension DocumentReader {
@@ -30,7 +32,7 @@ extension DocumentReader {
     }
 
     /// `power: { source: "auto"|"drm"|"backlight"|"socket", wakeTouch: "claim"|"forward",
-    /// connector: NAME, backlight: NAME }`. `"drm"` needs `connector`, `"backlight"` needs
+    /// wakeAction: { run, timeout }, connector: NAME, backlight: NAME }`. `"drm"` needs `connector`, `"backlight"` needs
     /// `backlight`; each name is one sysfs directory name.
     mutating func powerPolicy(_ node: Node) -> PowerPolicy? {
         guard let members = object(node) else { return nil }
@@ -67,6 +69,31 @@ extension DocumentReader {
                 report("must be one of \(WakeTouch.allCases.map(\.rawValue).joined(separator: ", ")), found \"\(text)\"",
                        at: node.path)
             }
+        }
+        if let node = members["wakeAction"], node.value != .null { policy.wakeAction = gestureAction(node, keys: ConfigKeys.wakeAction) }
+        return policy
+    }
+
+    /// `lock: { unlockGesture: GESTURE, unlockFrame: { x, y, width, height } }`. The gesture is
+    /// read as any other (its `id` and `type` required), but it runs alone in its own engine,
+    /// so it may not name other gestures, run an action or say how the application gets its
+    /// touches (it gets none while locked).
+    mutating func lockPolicy(_ node: Node) -> LockPolicy? {
+        guard let members = object(node) else { return nil }
+        checkKeys(members, of: node, known: ConfigKeys.lock)
+        var policy = LockPolicy()
+        if let node = members["unlockFrame"], node.value != .null { policy.unlockFrame = frame(node) }
+        if let node = members["unlockGesture"], node.value != .null {
+            if let gestureMembers = object(node) {
+                for key in ["requireToFail", "recognizeSimultaneouslyWith", "action", "cancelsTouchesInView",
+                            "delaysTouchesBegan", "delaysTouchesEnded"] {
+                    guard let keyNode = gestureMembers[key] else { continue }
+                    report("an unlock gesture runs alone while every touch is claimed: it takes no \"\(key)\"", at: keyNode.path)
+                }
+            }
+            // Its own table: the gesture's id is not one of the views' (nothing may refer to it).
+            var own = ReferenceTable()
+            policy.unlockGesture = gesture(node, references: &own)
         }
         return policy
     }

@@ -125,9 +125,9 @@ extension DocumentReader {
     }
 
     /// `{ on: "ended", run: ["/usr/bin/systemctl", "restart", "kiosk"], timeout: 5 }`.
-    mutating func gestureAction(_ node: Node) -> GestureAction? {
+    mutating func gestureAction(_ node: Node, keys: [String] = ConfigKeys.action) -> GestureAction? {
         guard let members = object(node) else { return nil }
-        checkKeys(members, of: node, known: ConfigKeys.action, required: ["run"])
+        checkKeys(members, of: node, known: keys, required: ["run"])
         var state = GestureState.ended
         if let onNode = members["on"], let text = string(onNode) {
             let states: [GestureState] = [.began, .changed, .ended, .cancelled, .failed]

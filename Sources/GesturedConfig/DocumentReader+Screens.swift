@@ -48,6 +48,7 @@ extension DocumentReader {
             }
             if let node = members["idle"], node.value != .null { spec.idle = idleThresholds(node) }
             if let node = members["power"], node.value != .null { spec.power = powerPolicy(node) }
+            if let node = members["lock"], node.value != .null { spec.lock = lockPolicy(node) }
             screens.append(spec)
         }
         return screens

@@ -23,6 +23,7 @@ enum DaemonBenchmarks {
             figures += try replayTenFingers(gestured, scratch: scratch, runs: 3, log: log)
             figures.append(try startup(gestured, scratch: scratch, runs: max(options.runs, 9), log: log))
             figures += try idleAndMemory(gestured, scratch: scratch, log: log)
+            figures.append(try KioskIdleBenchmark.run(gestured, scratch: scratch, log: log))
             figures += try latencyUnderUmockdev(gestured, scratch: scratch, log: log)
         } catch {
             log("  daemon figures failed: \(error)")

@@ -54,6 +54,17 @@ if arguments.first == "forwarding" {
     exit(0)
 }
 
+if arguments.first == "idle-kiosk" {
+    // The idle figure with every kiosk feature configured, alone (`make bench` includes it).
+    let bin = arguments.dropFirst().first ?? DaemonBenchmarks.directory(of: selfPath())
+    let scratch = "/tmp/gestured-bench-\(getpid())"
+    mkdir(scratch, 0o755)
+    defer { _ = removeDirectory(scratch) }
+    let figure = try KioskIdleBenchmark.run(bin + "/gestured", scratch: scratch) { print($0) }
+    print(figure.name + ":", Int(figure.median), figure.unit)
+    exit(figure.met == true ? 0 : 1)
+}
+
 if arguments.first == "stroke-pictures" {
     guard arguments.count == 2 else { fatalError("usage: gestured-bench stroke-pictures DIRECTORY") }
     try StrokeBenchmarks.writePictures(directory: arguments[1])

@@ -52,6 +52,44 @@ import Testing
         #expect(diagnostics(#"{ power: { sauce: "auto" } }"#).count == 1)
     }
 
+    /// `power.wakeAction`: a command (`run`, `timeout`) like a gesture's action, without `on`.
+    @Test func theWakeActionIsReadWithItsErrorsWhere() throws {
+        let configuration = try #require(parsed(#"{ power: { wakeAction: { run: ["/usr/bin/touch", "/run/gestured/actions/screen-on"], timeout: 3 } } }"#))
+        #expect(configuration.power.wakeAction == GestureAction(run: ["/usr/bin/touch", "/run/gestured/actions/screen-on"],
+                                                                 timeout: Interval(seconds: 3)))
+        let perScreen = try #require(parsed(#"{ screens: [ { id: "a", devices: "rest", power: { wakeAction: { run: ["/bin/true"] } } } ] }"#))
+        #expect(perScreen.screens.map(\.power?.wakeAction) == [GestureAction(run: ["/bin/true"])])
+        #expect(diagnostics(#"{ power: { wakeAction: { run: "wlopm --on *" } } }"#)
+                == [#"test.json5:1:31: power.wakeAction.run: expected an array, found a string: the program and its arguments, each a string (no shell splits it); did you mean ["wlopm", "--on", "*"]?"#])
+        #expect(diagnostics(#"{ power: { wakeAction: { run: [] } } }"#)
+                == [#"test.json5:1:31: power.wakeAction.run: must name a program: ["/path/to/program", arguments…]"#])
+        #expect(diagnostics(#"{ power: { wakeAction: { run: ["/bin/true"], on: "began" } } }"#).count == 1)
+        #expect(diagnostics(#"{ power: { wakeAction: { timeout: 2 } } }"#).count == 1)
+        #expect(diagnostics(#"{ power: { wakeAction: { run: ["/bin/true"], timeout: 0 } } }"#)
+                == [#"test.json5:1:55: power.wakeAction.timeout: must be greater than 0"#])
+    }
+
+    /// `lock.unlockGesture` and `lock.unlockFrame`, top level and per screen, with what an
+    /// unlock gesture may not take.
+    @Test func theUnlockGestureIsReadWithItsErrorsWhere() throws {
+        let configuration = try #require(parsed("""
+            { lock: { unlockGesture: { id: "unlock", type: "longPress", minimumPressDuration: 3 },
+                      unlockFrame: { x: 0, y: 0, width: 120, height: 120 } } }
+            """))
+        #expect(configuration.lock.unlockFrame == Rect(x: 0, y: 0, width: 120, height: 120))
+        #expect(configuration.lock.unlockGesture?.id == "unlock")
+        let perScreen = try #require(parsed(#"{ screens: [ { id: "a", devices: "rest", lock: { unlockGesture: { id: "u", type: "tap", numberOfTapsRequired: 3 } } } ] }"#))
+        #expect(perScreen.screens.map { $0.lock?.unlockGesture?.id } == ["u"])
+        #expect(perScreen.lock(ofScreen: 0).unlockFrame == nil)
+        #expect(diagnostics(#"{ lock: { unlockGesture: { id: "u", type: "tap", action: { run: ["/bin/true"] } } } }"#)
+                == [#"test.json5:1:58: lock.unlockGesture.action: an unlock gesture runs alone while every touch is claimed: it takes no "action""#])
+        #expect(diagnostics(#"{ lock: { unlockGesture: { id: "u", type: "tap", requireToFail: ["x"] } } }"#).count == 1)
+        #expect(diagnostics(#"{ lock: { unlockGesture: { id: "u", type: "wiggle" } } }"#).count == 1)
+        #expect(diagnostics(#"{ lock: { unlockGesture: { type: "tap" } } }"#).count == 1)
+        #expect(diagnostics(#"{ lock: { unlockFrame: { x: 0, y: 0, width: -1, height: 5 } } }"#).count == 1)
+        #expect(diagnostics(#"{ lock: { unlock: {} } }"#).count == 1)
+    }
+
     /// Which attribute each source reads: `"auto"` reads the connector's `dpms` when one is named.
     @Test func theSourceChoosesTheAttribute() throws {
         let configuration = try #require(parsed("""

@@ -4,7 +4,8 @@ import GesturedTestSupport
 /// A transcript harness for the kiosk policy: raw protocol B frames of 4-slot panels (axes
 /// 0...999 on 1000-point screens) in, on the virtual clock; out, in order, the kiosk lines as
 /// clients read them (`seq` counted over every line), the gestures (`MS name state`), what the
-/// application receives on a pass-through clone (`MS app …`) and each control request's answer.
+/// application receives on a pass-through clone (`MS app …`), the panels grabbed or let go for
+/// the claims (`grab event0` / `let go event0`) and each control request's answer.
 struct KioskScript {
     var pipeline: GesturePipeline
     let devices: [GesturePipeline.DeviceID]
@@ -104,6 +105,8 @@ struct KioskScript {
             case .up: lines.append("\(ms) app\(f.device.value) up slot=\(f.slot)")
             }
         }
+        for a in batch.actions { lines.append("run \(a.name(in: batch)) \(a.action.run.joined(separator: " "))") }
+        for g in batch.grabs { lines.append("\(g.exclusive ? "grab" : "let go") event\(g.device.value)") }
     }
 
     /// Takes the lines so far.

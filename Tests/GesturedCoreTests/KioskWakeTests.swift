@@ -39,6 +39,27 @@ struct KioskWakeTests {
         #expect(s.take().filter { $0.hasPrefix("wake") }.isEmpty)
     }
 
+    /// `power.wakeAction` runs for the claimed wake touch, right after its `wake` line (whose
+    /// number its environment carries), and for nothing else: not for the next touch, not for a
+    /// wake that `wakeTouch: "forward"` lets through.
+    @Test func theWakeActionRunsForTheClaimedWakeOnly() throws {
+        let action = GestureAction(run: ["/usr/bin/touch", "/run/gestured/actions/screen-on"])
+        var s = try KioskScript(KioskScript.tapping(power: PowerPolicy(wakeAction: action)))
+        s.request("screen off", at: 0)
+        s.tap(500, 500, at: 1000)
+        s.tap(500, 500, at: 2000)
+        #expect(s.take() == [
+            "ok command=screen",
+            "wake device=event0 x=500.50 y=500.50 time=1.000000 seq=1",
+            "run power.wakeAction /usr/bin/touch /run/gestured/actions/screen-on",
+            "2000 app0 down slot=0 500,500", "2050 tap ended", "2050 app0 cancel slot=0", "2050 app0 up slot=0",
+        ])
+        var forward = try KioskScript(KioskScript.tapping(power: PowerPolicy(wakeTouch: .forward, wakeAction: action)))
+        forward.request("screen off", at: 0)
+        forward.tap(500, 500, at: 1000)
+        #expect(!forward.take().contains { $0.hasPrefix("run ") })
+    }
+
     @Test func wakeTouchForwardLetsTheTouchThroughWithoutALine() throws {
         var s = try KioskScript(KioskScript.tapping(power: PowerPolicy(wakeTouch: .forward)))
         s.request("screen off", at: 0)

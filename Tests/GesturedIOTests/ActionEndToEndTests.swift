@@ -116,4 +116,34 @@ import Testing
         try daemon.stop(readingRestOf: [client])
         #expect(daemon.log.contains("<4>action tap: cannot run /nonexistent/program: "), "\(daemon.log)")
     }
+
+    /// `power.wakeAction` runs when the wake touch is claimed, with the `wake` line's `KIOSK_*`
+    /// variables, and is logged under its name; the next tap is an ordinary gesture.
+    @Test func theWakeActionRunsWithTheWakeLinesEnvironment() throws {
+        let scratch = try TestEnvironment.TemporaryDirectory(prefix: "gestured-action")
+        let fifo = scratch.path + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let script = try scratch.write("wake.sh", """
+            #!/bin/sh
+            echo "$KIOSK_EVENT $KIOSK_DEVICE $KIOSK_SEQ" > "\(fifo)"
+            """)
+        #expect(chmod(script, 0o755) == 0)
+        let config = """
+            { screen: {width: 1000, height: 1000}, power: { wakeAction: { run: ["\(script)"], timeout: 5 } },
+              views: [{ id: "root", gestures: [{ id: "tap", type: "tap" }] }] }
+            """
+        guard let daemon = try RunningDaemon(config: config) else { return }
+        let client = try daemon.connect()
+        #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
+        let off = try CtlEndToEndTests.ctl(daemon, ["screen", "off"])
+        #expect(off.termination == .exited(0), "\(off.stderr)")
+        try daemon.play("synthetic-two-taps.events")
+        let wake = try #require(try client.readLine(deadline: deadline(milliseconds: 10_000)))
+        #expect(wake.hasPrefix("wake device=event7 "), "\(wake)")
+        #expect(Self.readFIFO(fifo, deadline: deadline(milliseconds: 10_000)) == "wake event7 1")
+        let tap = try #require(try daemon.firstLine(from: client, startingWith: "gesture "))
+        #expect(tap.hasPrefix("gesture tap ended tap "), "\(tap)")
+        try daemon.stop(readingRestOf: [client])
+        #expect(daemon.log.contains("<6>action power.wakeAction: started \(script) (pid "), "\(daemon.log)")
+    }
 }

@@ -57,7 +57,10 @@ import Testing
     }
 
     /// After `screen off`, the first tap wakes the screen: a `wake` line where it landed, and no
-    /// gesture; the second tap is an ordinary one (the only gesture, where it landed).
+    /// gesture; the second tap is an ordinary one (the only gesture, where it landed). The panel
+    /// (neither `grab` nor `passThrough`) is grabbed from `screen off` to the wake's lift, so the
+    /// application reading it never sees the waking tap (umockdev lets every `EVIOCGRAB` succeed:
+    /// here the log shows the shell carried the grab out; the kernel guest shows what it does).
     @Test func theWakeTouchNeverBecomesAGesture() throws {
         guard let daemon = try RunningDaemon(config: EndToEndTests.tapConfig) else { return }
         let watcher = try daemon.connect()
@@ -70,6 +73,9 @@ import Testing
         let next = try #require(try watcher.readLine(deadline: deadline(milliseconds: 10_000)))
         #expect(next.hasPrefix("gesture tap ended tap view=root device=event7 ") && next.contains(" x=900."), "\(next)")
         try daemon.stop(readingRestOf: [watcher])
+        let grabbed = daemon.log.firstRange(of: "<6>event7: grabbed (EVIOCGRAB) until the claimed sequence ends\n")
+        let letGo = daemon.log.firstRange(of: "<6>event7: let go after the claimed sequence\n")
+        #expect(grabbed != nil && letGo != nil && grabbed!.lowerBound < letGo!.lowerBound, "\(daemon.log)")
     }
 
     /// A peer without control rights is refused by `ctl` with exit 1, and nothing changes: the

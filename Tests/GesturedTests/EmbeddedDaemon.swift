@@ -31,7 +31,7 @@ final class EmbeddedDaemon {
         let authority = ControlAuthority(configuration.control)
         let clients = ClientHub(server: server, poller: poller, clock: clock, authority: authority, settings: settings)
         let actions = try ActionRunner(poller: poller)
-        actions.configure(configuration.allViews)
+        actions.configure(configuration)
         let clones = CloneSinks(poller: poller)
         let shell = Shell(clients: clients, actions: actions, clones: clones, clock: clock)
         var pipeline = try GesturePipeline(configuration: configuration, sizes: [configuration.screen ?? DeviceGeometry.fallbackScreen])
@@ -39,6 +39,7 @@ final class EmbeddedDaemon {
         let live = LivePipeline(pipeline, shell: shell)
         live.setReporting(clients.reporting)
         let devices = DeviceHub(poller: poller, live: live, clones: clones, shell: shell, clock: clock, configuration: configuration)
+        shell.grabPanel = { [unowned devices] id, exclusive in devices.grabForClaims(id, exclusive) }
         let requests = ClientRequests(clients: clients, live: live, clock: clock, configuration: configuration, authority: authority)
         parts = Daemon.Parts(live: live, clients: clients, requests: requests, devices: devices, clones: clones, actions: actions,
                              supervisor: Supervisor(), hotplug: nil)

@@ -19,7 +19,7 @@ public struct Decisions {
         if let reply = batch.reply { replies.append(reply) }
         outputs += batch.outputs
         forwarded += batch.forwarded
-        actions += batch.actions.map { ($0.event(in: batch), $0.action) }
+        actions += batch.actions.compactMap { request in request.event(in: batch).map { ($0, request.action) } }
         faults += batch.faults
         trace += batch.trace
     }

@@ -117,7 +117,7 @@ public enum ControlDesk {
         case .screenPower(let on, let screen):
             switch screens(screen, of: pipeline) {
             case .failure(let refusal): return refusal.message
-            case .success(let indices): pipeline.setScreensOff(!on, screens: indices)
+            case .success(let indices): pipeline.setScreensOff(!on, screens: indices, into: &batch)
             }
         case .lock(let seconds, let screen):
             switch screens(screen, of: pipeline) {

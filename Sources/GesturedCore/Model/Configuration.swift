@@ -24,6 +24,8 @@ public struct Configuration: Hashable, Sendable {
     public var idle: [Interval]
     /// `power`: every screen's, unless a screen of `screens` sets its own.
     public var power: PowerPolicy
+    /// `lock`: every screen's, unless a screen of `screens` sets its own.
+    public var lock = LockPolicy()
 
     public init(screen: Size? = nil, devices: [DeviceRule] = [], views: [ViewSpec] = [],
                 layouts: [String: Layout] = [:], control: ControlPolicy = ControlPolicy(),

@@ -19,18 +19,26 @@ public enum WakeTouch: String, Hashable, Sendable, CaseIterable {
     case forward
 }
 
-/// A screen's power settings (`power: { source, wakeTouch, connector, backlight }`).
+/// A screen's power settings (`power: { source, wakeTouch, wakeAction, connector, backlight }`).
 public struct PowerPolicy: Hashable, Sendable {
+    /// The name the wake action runs under (its log lines, its one-running-one-waiting queue).
+    public static let wakeActionName = "power.wakeAction"
+
     public var source: PowerSource
     public var wakeTouch: WakeTouch
+    /// A command the daemon runs when a wake touch is claimed (its `wake` line), with the line's
+    /// `KIOSK_*` variables: it runs under the daemon's sandbox, so it cannot reach the Wayland
+    /// session (docs/KIOSK.md). Its `state` is unused.
+    public var wakeAction: GestureAction?
     /// The screen's DRM connector, as /sys/class/drm names it (`card1-HDMI-A-1`).
     public var connector: String?
     /// The screen's backlight, as /sys/class/backlight names it (`rpi_backlight`, `10-0045`).
     public var backlight: String?
 
     public init(source: PowerSource = .auto, wakeTouch: WakeTouch = .claim, connector: String? = nil,
-                backlight: String? = nil) {
+                backlight: String? = nil, wakeAction: GestureAction? = nil) {
         self.source = source; self.wakeTouch = wakeTouch; self.connector = connector; self.backlight = backlight
+        self.wakeAction = wakeAction
     }
 
     /// The attribute to read when a sequence begins; nil: the socket says (`screen off|on`).
@@ -76,9 +84,30 @@ public enum PowerAttribute: Hashable, Sendable {
     }
 }
 
+/// A screen's lock settings (`lock: { unlockGesture, unlockFrame }`).
+public struct LockPolicy: Hashable, Sendable {
+    /// The one gesture that runs while the screen is locked; when it ends, the lock ends
+    /// (`unlock` lines). Nil: only `unlock` or the lock's time ends it.
+    public var unlockGesture: GestureSpec?
+    /// Where, in screen points, the unlock gesture's touches must begin; nil: anywhere.
+    public var unlockFrame: Rect?
+
+    public init(unlockGesture: GestureSpec? = nil, unlockFrame: Rect? = nil) {
+        self.unlockGesture = unlockGesture; self.unlockFrame = unlockFrame
+    }
+
+    /// The view tree of the unlock gesture's own engine: one view, the frame, with the gesture.
+    public var unlockViews: [ViewSpec]? {
+        unlockGesture.map { [ViewSpec(id: "unlock", frame: unlockFrame, gestures: [$0])] }
+    }
+}
+
 extension Configuration {
     /// The power settings of screen `index` (of `screenSpecs`): its own, else the top level's.
     public func power(ofScreen index: Int) -> PowerPolicy { screenSpecs[index].power ?? power }
+
+    /// The lock settings of screen `index` (of `screenSpecs`): its own, else the top level's.
+    public func lock(ofScreen index: Int) -> LockPolicy { screenSpecs[index].lock ?? lock }
 }
 
 /// The kiosk policy's limits, each with its unit and why.

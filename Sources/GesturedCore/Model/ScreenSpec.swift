@@ -23,6 +23,8 @@ public struct ScreenSpec: Hashable, Sendable {
     public var idle: [Interval]
     /// This screen's `power`; nil: the top level's.
     public var power: PowerPolicy?
+    /// This screen's `lock`; nil: the top level's.
+    public var lock: LockPolicy?
 
     public init(id: String?, size: Size? = nil, devices: Devices = .rest, views: [ViewSpec] = [],
                 layouts: [String: Layout] = [:], idle: [Interval] = [], power: PowerPolicy? = nil) {

@@ -11,7 +11,7 @@
 /// The shell carries a batch out in one fixed order: trace lines (before the lines they explain,
 /// as replay prints them), a control request's reply, lines for clients (numbered as they are
 /// sent), the actions of those lines (which need their numbers), what the clones of pass-through
-/// devices receive, and the faults to log.
+/// devices receive, the panels to grab or let go (`grabs`), and the faults to log.
 public struct Batch: Sendable {
     /// The answer to the control request this call applied (`ControlDesk.apply`), for the client
     /// that sent it: it goes out before the lines the request caused (docs/PROTOCOL.md).
@@ -22,6 +22,10 @@ public struct Batch: Sendable {
     public internal(set) var actions: [ActionRequest] = []
     /// What the applications behind pass-through devices receive, in order.
     public internal(set) var forwarded: [ForwardedTouch] = []
+    /// Panels to grab (`EVIOCGRAB`) or let go for the kiosk policy's claims, in order: a panel
+    /// without pass-through whose next sequence is claimed is grabbed between sequences, so
+    /// that the application reading it never sees that sequence (docs/KIOSK.md).
+    public internal(set) var grabs: [PanelGrab] = []
     /// Faults the devices' decoders survived (`EvdevFrameDecoder.Anomaly`), for the log.
     public internal(set) var faults: [DeviceFault] = []
     /// The engines' trace: every transition with its reason while tracing, recognizer bugs
@@ -43,7 +47,8 @@ public struct Batch: Sendable {
 
     /// Whether the call decided nothing at all.
     public var isEmpty: Bool {
-        reply == nil && outputs.isEmpty && actions.isEmpty && forwarded.isEmpty && faults.isEmpty && trace.isEmpty
+        reply == nil && outputs.isEmpty && actions.isEmpty && forwarded.isEmpty && grabs.isEmpty && faults.isEmpty
+            && trace.isEmpty
     }
 
     /// Empties every part, keeping its storage (an entry point does this first).
@@ -52,34 +57,51 @@ public struct Batch: Sendable {
         if !outputs.isEmpty { outputs.removeAll(keepingCapacity: true) }
         if !actions.isEmpty { actions.removeAll(keepingCapacity: true) }
         if !forwarded.isEmpty { forwarded.removeAll(keepingCapacity: true) }
+        if !grabs.isEmpty { grabs.removeAll(keepingCapacity: true) }
         if !faults.isEmpty { faults.removeAll(keepingCapacity: true) }
         if !trace.isEmpty { trace.removeAll(keepingCapacity: true) }
     }
 }
 
-/// A configured action to run: the gesture event that reached its state (an index in the
-/// batch's `outputs`, whose line number the action's environment carries) and the command.
+/// A configured action to run: the output that asked for it (an index in the batch's
+/// `outputs`, whose line number the action's environment carries), a gesture event that reached
+/// its action's state or a `wake` line (`power.wakeAction`), and the command.
 public struct ActionRequest: Hashable, Sendable {
     public var output: Int
     public var action: GestureAction
 
-    /// The event that reached the action's state.
-    public func event(in batch: Batch) -> GestureEvent {
-        guard case .gesture(let event) = batch.outputs[output] else { preconditionFailure("an action names a gesture output") }
+    /// The gesture event that reached the action's state; nil for a wake action.
+    public func event(in batch: Batch) -> GestureEvent? {
+        guard case .gesture(let event) = batch.outputs[output] else { return nil }
         return event
     }
+
+    /// The name the action runs under: its gesture's id, or `power.wakeAction`.
+    public func name(in batch: Batch) -> String { event(in: batch)?.name ?? PowerPolicy.wakeActionName }
 
     /// What `gestured replay` says instead of running the action (on stderr): `replay: would run
     /// /usr/bin/touch /run/gestured/actions/kiosk-admin (admin began at 3.600000)`. A word with a
     /// space or a quote is quoted, so the command reads as it would be typed.
     public func replayNotice(in batch: Batch) -> String {
-        let event = event(in: batch)
         let words = action.run.map { word in
             word.isEmpty || word.contains(where: { $0 == " " || $0 == "'" || $0 == "\"" })
                 ? "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'" : word
         }
-        return "replay: would run \(words.joined(separator: " ")) (\(event.name) \(event.state.rawValue) at \(event.time))"
+        let why: String
+        switch batch.outputs[output] {
+        case .gesture(let event): why = "\(event.name) \(event.state.rawValue) at \(event.time)"
+        case .kiosk(let line): why = "\(PowerPolicy.wakeActionName), \(line.name) at \(line.time)"
+        case .touch(let touch): why = "touch at \(touch.time)"
+        }
+        return "replay: would run \(words.joined(separator: " ")) (\(why))"
     }
+}
+
+/// A panel to grab or to let go (`Batch.grabs`).
+public struct PanelGrab: Hashable, Sendable {
+    public var device: GesturePipeline.DeviceID
+    /// True: take exclusive use (`EVIOCGRAB`); false: let it go.
+    public var exclusive: Bool
 }
 
 /// A fault a device's decoder survived, and how often since it was last reported.

@@ -19,6 +19,7 @@ extension GesturePipeline {
         forwarder.claimAll(device: id.value)
         forwarder.decide(now: now, into: &batch.forwarded)
         appendCancellation(of: id.value, now: now, into: &batch)
+        releaseClaimGrab(of: id.value, into: &batch)
         devices[id.value] = nil
         forwarder.removeDevice(id.value)
     }
@@ -73,6 +74,7 @@ extension GesturePipeline {
             spec.size ?? screens.first { $0.id == spec.id }?.size ?? screens[0].size
         }
         var fresh = try Self.build(configuration, sizes: sizes)
+        let freshUnlock = try UnlockGestures(configuration, sizes: sizes)
         batch.removeAll()
         // The new recognizers never saw the touches down and never claim them: a touch the
         // application has goes on there unless its view's rules changed.
@@ -88,9 +90,11 @@ extension GesturePipeline {
         kiosk = kiosk.reloaded(configuration, now: now) { _ in anyDown }
         for screen in fresh.indices { fresh[screen].engine.tracesTransitions = tracesTransitions }
         screens = fresh
+        unlock = freshUnlock
         renameTouchViews()
         reserveEventCapacity()
         forwarder.decide(now: now, into: &batch.forwarded)
+        settleClaimGrabs(into: &batch)
     }
 
     /// Whether a touch's rules survive a reload: its screen is still there (by id) and the view

@@ -53,9 +53,17 @@ extension GesturePipeline {
             }
         }
         if claimed != 0 { kiosk.claimed(claimed) }
+        if !unlockUpdates.isEmpty {
+            // The unlock gesture ends a lock still in force; a finger of it still down after
+            // the lock ended goes on to the engine until it lifts, and ends nothing.
+            if unlock.handle(unlockUpdates, screen: screen, now: now), kiosk.screens[screen].lockedUntil != nil {
+                kiosk.unlock([screen], now: now, into: &batch.outputs)
+            }
+            unlockUpdates.removeAll(keepingCapacity: true)
+        }
         if let location = began {
             kiosk.began(screen: screen, now: now, into: &batch.outputs)
-            kiosk.wake(screen: screen, device: devices[index]!.name, location: location, now: now, into: &batch.outputs)
+            kiosk.wake(screen: screen, device: devices[index]!.name, location: location, now: now, into: &batch)
         }
         if anyEnded {
             let down = (0..<screens.count).map { touchesDown(onScreen: $0) }
@@ -82,16 +90,56 @@ extension GesturePipeline {
             }
             forwarder.decide(now: now, into: &batch.forwarded)
         }
+        settleClaimGrabs(into: &batch)
     }
 
     /// `unlock [SCREEN]`: an `unlock` line for each of `indices` that was locked.
     mutating func appendUnlock(screens indices: [Int], now: Instant, into batch: inout Batch) {
         kiosk.unlock(indices, now: now, into: &batch.outputs)
+        settleClaimGrabs(into: &batch)
     }
 
     /// `screen off|on [SCREEN]`.
-    mutating func setScreensOff(_ off: Bool, screens indices: [Int]) {
+    mutating func setScreensOff(_ off: Bool, screens indices: [Int], into batch: inout Batch) {
         kiosk.setOff(off, screens: indices)
+        settleClaimGrabs(into: &batch)
+    }
+
+    /// Grabs or lets go of the panels that the application reads directly (neither `grab` nor
+    /// `passThrough`), so that a claimed sequence never reaches it: such a panel is grabbed
+    /// while the next sequence on its screen would be claimed (locked, or said to be off with
+    /// `wakeTouch: "claim"`), and let go once nothing is claimed there and its claimed touches
+    /// have lifted.
+    ///
+    /// A grab begins only between sequences (no touch down on the panel): the kernel gives the
+    /// application everything read before the grab, so grabbing in the middle of a sequence
+    /// would leave it a touch that never lifts. So a sequence in progress when a lock begins
+    /// reaches the application to its end, and a screen found off only when a sequence begins
+    /// (its `dpms` or `bl_power`, read then) is not grabbed for that sequence.
+    mutating func settleClaimGrabs(into batch: inout Batch) {
+        guard kiosk.watchesTouches || claimGrabsHeld > 0 else { return }
+        for d in devices.indices where grabsForClaims[d] && devices[d] != nil {
+            let claims = kiosk.claims(screen: screenOfDevice[d])
+            let want: Bool
+            if grabbedForClaims[d] {
+                want = claims || devices[d]!.touchInSlot.contains { $0?.claimed == true }
+            } else {
+                want = claims && !devices[d]!.touchInSlot.contains { $0 != nil }
+            }
+            guard want != grabbedForClaims[d] else { continue }
+            grabbedForClaims[d] = want
+            claimGrabsHeld += want ? 1 : -1
+            batch.grabs.append(PanelGrab(device: DeviceID(value: d), exclusive: want))
+        }
+    }
+
+    /// A device goes: a grab held for the claims is let go first (the device may stay open,
+    /// re-added for a reloaded configuration).
+    mutating func releaseClaimGrab(of d: Int, into batch: inout Batch) {
+        guard grabbedForClaims[d] else { return }
+        grabbedForClaims[d] = false
+        claimGrabsHeld -= 1
+        batch.grabs.append(PanelGrab(device: DeviceID(value: d), exclusive: false))
     }
 
     /// What the screen's `dpms` or `bl_power` said when a sequence may begin (the shell reads it).

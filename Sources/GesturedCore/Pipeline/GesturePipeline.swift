@@ -48,6 +48,9 @@ public struct GesturePipeline: Sendable {
         /// Claimed by the kiosk policy (it began while its screen was locked or off, or while a
         /// claimed touch was down there): it reaches neither the engine nor the application.
         var claimed = false
+        /// Claimed while its screen was locked, on a screen with an unlock gesture: its changes
+        /// go to that gesture's engine (`UnlockGestures`).
+        var unlocking = false
     }
 
     /// A change of a claimed touch in a frame: it began (at `location`, in screen points) or ended.
@@ -101,6 +104,16 @@ public struct GesturePipeline: Sendable {
     var kiosk: KioskState
     /// Scratch: the claimed touches' changes of one frame.
     var claimedChanges: [ClaimedChange] = []
+    /// The screens' unlock gestures, and scratch: the unlocking touches' updates of one frame.
+    var unlock: UnlockGestures
+    var unlockUpdates: [TouchUpdate] = []
+    /// By `DeviceID.value`: whether the device is grabbed only while the kiosk policy claims its
+    /// touches (neither `grab` nor `passThrough`: the application reads it directly), and
+    /// whether it is so grabbed now (`GesturePipeline+Kiosk.swift`, `settleClaimGrabs`).
+    var grabsForClaims: [Bool] = []
+    var grabbedForClaims: [Bool] = []
+    /// How many of `grabbedForClaims` are true.
+    var claimGrabsHeld = 0
 
     /// A pipeline of the single form (or of the first screen's size for every screen of the
     /// `screens` form that sets none).
@@ -112,6 +125,7 @@ public struct GesturePipeline: Sendable {
     /// `screen(configuration:firstDevice:rotation:)`).
     public init(configuration: Configuration, sizes: [Size]) throws(GestureEngine.BuildError) {
         screens = try Self.build(configuration, sizes: sizes)
+        unlock = try UnlockGestures(configuration, sizes: sizes)
         kiosk = KioskState(configuration: configuration)
         (viewNames, viewBase) = Self.viewNames(of: screens)
         reserveEventCapacity()
@@ -216,6 +230,8 @@ public struct GesturePipeline: Sendable {
         devices.append(Device(description: description, name: name, decoder: decoder, geometry: geometry,
                               touchInSlot: Array(repeating: nil, count: decoder.slotCount)))
         screenOfDevice.append(screen)
+        grabsForClaims.append(rule?.grab != true && rule?.passThrough != true)
+        grabbedForClaims.append(false)
         updates.reserveCapacity(2 * decoder.slotCount)
         updateViews.reserveCapacity(2 * decoder.slotCount)
         updatePositions.reserveCapacity(2 * decoder.slotCount)
@@ -277,6 +293,7 @@ public struct GesturePipeline: Sendable {
                 batch.faults.append(DeviceFault(device: id, sysname: sysname, anomaly: anomaly, count: count))
             }
         }
+        settleClaimGrabs(into: &batch)
         collectTrace(into: &batch)
     }
 
@@ -314,6 +331,7 @@ public struct GesturePipeline: Sendable {
     public mutating func advance(to now: Instant, into batch: inout Batch) {
         batch.removeAll()
         fireDeadlines(upTo: now, into: &batch)
+        settleClaimGrabs(into: &batch)
         collectTrace(into: &batch)
     }
 
@@ -323,13 +341,18 @@ public struct GesturePipeline: Sendable {
     /// each deadline that did something, at its time: a held touch a failed gesture lets go of
     /// reaches the application when the gesture fails, not at the next frame.
     ///
-    /// The kiosk policy's deadlines (a lock's end, an idle threshold) fire in the same order,
-    /// after the engines' at the same instant.
+    /// The kiosk policy's deadlines (a lock's end, an idle threshold) and the unlock gestures'
+    /// fire in the same order, after the engines' at the same instant (then the kiosk's first).
     mutating func fireDeadlines(upTo now: Instant, into batch: inout Batch) {
         while true {
             let engines = earliestDeadline()
-            if let k = kiosk.nextDeadline, k <= now, engines.map({ k < $0.1 }) ?? true {
+            let unlocking = unlock.nextDeadline
+            if let k = kiosk.nextDeadline, k <= now, engines.map({ k < $0.1 }) ?? true, unlocking.map({ k <= $0.1 }) ?? true {
                 kiosk.fire(at: k, into: &batch.outputs)
+                continue
+            }
+            if let (s, u) = unlocking, u <= now, engines.map({ u < $0.1 }) ?? true, kiosk.nextDeadline.map({ u < $0 }) ?? true {
+                if unlock.advance(screen: s, to: u) { kiosk.unlock([s], now: u, into: &batch.outputs) }
                 continue
             }
             guard let (screen, deadline) = engines, deadline <= now else { return }
@@ -383,9 +406,10 @@ public struct GesturePipeline: Sendable {
 
     /// When `advance(to:into:)` next has work, if ever.
     public var nextDeadline: Instant? {
-        let engines = screens.count == 1 ? screens[0].engine.nextDeadline : earliestDeadline()?.1
-        guard let k = kiosk.nextDeadline else { return engines }
-        return engines.map { min($0, k) } ?? k
+        var earliest = screens.count == 1 ? screens[0].engine.nextDeadline : earliestDeadline()?.1
+        if let k = kiosk.nextDeadline { earliest = earliest.map { min($0, k) } ?? k }
+        if let (_, u) = unlock.nextDeadline { earliest = earliest.map { min($0, u) } ?? u }
+        return earliest
     }
 
 
@@ -412,10 +436,12 @@ public struct GesturePipeline: Sendable {
     /// hit-tests them). The device is reached in place, as in `feed(_:to:)`.
     ///
     /// A touch that begins while `claimsNew` is claimed: it and its later changes go to `claimed`
-    /// instead of `updates`.
+    /// instead of `updates`, and, when `unlocks` (its screen is locked and has an unlock
+    /// gesture), to `unlocking` as well.
     private static func touchUpdates(of device: inout Device, nextTouchID: inout UInt64, into updates: inout [TouchUpdate],
                                      views updateViews: inout [Int?], positions: inout [DevicePosition],
-                                     claimsNew: Bool, claimed: inout [ClaimedChange]) {
+                                     claimsNew: Bool, claimed: inout [ClaimedChange], unlocks: Bool,
+                                     unlocking: inout [TouchUpdate]) {
         let geometry = device.geometry
         let sysname = device.name
         for change in device.decoder.frame.changes {
@@ -425,9 +451,13 @@ public struct GesturePipeline: Sendable {
             switch change.phase {
             case .began:
                 id = TouchID(nextTouchID); nextTouchID += 1
-                device.touchInSlot[change.slot] = SlotTouch(id: id, view: nil, claimed: claimsNew)
+                device.touchInSlot[change.slot] = SlotTouch(id: id, view: nil, claimed: claimsNew, unlocking: claimsNew && unlocks)
                 if claimsNew {
                     claimed.append(ClaimedChange(began: true, location: geometry.point(for: change.position)))
+                    if unlocks {
+                        unlocking.append(TouchUpdate(id: id, phase: .began, location: geometry.point(for: change.position),
+                                                     device: sysname, slot: change.slot))
+                    }
                     continue
                 }
                 phase = .began
@@ -435,6 +465,11 @@ public struct GesturePipeline: Sendable {
             case .moved, .ended, .cancelled:
                 guard let existing = device.touchInSlot[change.slot] else { continue }
                 if existing.claimed {
+                    if existing.unlocking {
+                        let phase: TouchPhase = change.phase == .moved ? .moved : change.phase == .ended ? .ended : .cancelled
+                        unlocking.append(TouchUpdate(id: existing.id, phase: phase, location: geometry.point(for: change.position),
+                                                     device: sysname, slot: change.slot))
+                    }
                     if change.phase != .moved {
                         device.touchInSlot[change.slot] = nil
                         claimed.append(ClaimedChange(began: false, location: geometry.point(for: change.position)))
@@ -462,8 +497,10 @@ public struct GesturePipeline: Sendable {
         let screen = screenOfDevice[index]
         let watching = kiosk.watchesTouches
         let claimsNew = watching && (kiosk.claims(screen: screen) || claimedTouchDown(onScreen: screen))
+        let unlocks = claimsNew && kiosk.screens[screen].lockedUntil != nil && unlock.has(screen: screen)
         Self.touchUpdates(of: &devices[index]!, nextTouchID: &nextTouchID, into: &updates, views: &updateViews,
-                          positions: &updatePositions, claimsNew: claimsNew, claimed: &claimedChanges)
+                          positions: &updatePositions, claimsNew: claimsNew, claimed: &claimedChanges, unlocks: unlocks,
+                          unlocking: &unlockUpdates)
         if watching { applyKiosk(screen: screen, device: index, now: now, into: &batch) }
         guard !updates.isEmpty else { return }
         // The application's side of the frame first: a new touch is held until the arbiter has

@@ -35,6 +35,8 @@ struct KioskState: Sendable {
     struct ScreenState: Sendable {
         let id: String?
         let wakeTouch: WakeTouch
+        /// Run when a wake touch is claimed (`power.wakeAction`).
+        let wakeAction: GestureAction?
         /// When its lock ends; nil when it is not locked.
         var lockedUntil: Instant?
         /// Said to be off (`screen off`) and not woken since.
@@ -53,7 +55,10 @@ struct KioskState: Sendable {
 
     init(configuration: Configuration) {
         let specs = configuration.screenSpecs
-        screens = specs.map { ScreenState(id: $0.id, wakeTouch: ($0.power ?? configuration.power).wakeTouch) }
+        screens = specs.map { spec in
+            let power = spec.power ?? configuration.power
+            return ScreenState(id: spec.id, wakeTouch: power.wakeTouch, wakeAction: power.wakeAction)
+        }
         idle = []
         if !configuration.idle.isEmpty {
             idle.append(IdleClock(screen: nil, screenID: nil, thresholds: configuration.idle))
@@ -114,13 +119,16 @@ struct KioskState: Sendable {
     }
 
     /// A touch began on a screen said to be off: it is on from now on; with `wakeTouch: "claim"`
-    /// (then the touch was claimed) every client gets a `wake` line.
-    mutating func wake(screen s: Int, device: DeviceName, location: Point, now: Instant,
-                       into outputs: inout [GesturePipeline.Output]) {
+    /// (then the touch was claimed) every client gets a `wake` line, and the screen's wake
+    /// action runs for it.
+    mutating func wake(screen s: Int, device: DeviceName, location: Point, now: Instant, into batch: inout Batch) {
         guard screens[s].off else { return }
         screens[s].off = false
         if screens[s].wakeTouch == .claim {
-            outputs.append(.kiosk(KioskEvent(.wake(device: device, location: location), time: now, screen: screens[s].id)))
+            batch.outputs.append(.kiosk(KioskEvent(.wake(device: device, location: location), time: now, screen: screens[s].id)))
+            if let action = screens[s].wakeAction {
+                batch.actions.append(ActionRequest(output: batch.outputs.count - 1, action: action))
+            }
         }
         update()
     }

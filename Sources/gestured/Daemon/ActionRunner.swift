@@ -48,30 +48,37 @@ final class ActionRunner {
         timer = try DeadlineTimer()
     }
 
-    /// The gestures of a (re)loaded configuration that have an action. Commands already running
-    /// go on.
-    func configure(_ views: [ViewSpec]) {
+    /// The gestures of a (re)loaded configuration that have an action, and the wake action if
+    /// a screen has one. Commands already running go on.
+    func configure(_ configuration: Configuration) {
         configured = []
+        if configuration.power.wakeAction != nil || configuration.screenSpecs.contains(where: { $0.power?.wakeAction != nil }) {
+            configured.insert(PowerPolicy.wakeActionName)
+        }
         func collect(_ views: [ViewSpec]) {
             for view in views {
                 for gesture in view.gestures where gesture.action != nil { configured.insert(gesture.id) }
                 collect(view.subviews)
             }
         }
-        collect(views)
+        collect(configuration.allViews)
     }
 
     /// Runs `action` for `event`, whose line was numbered `seq` (the pipeline decided it: the
     /// event reached the state its configured action runs on, `Batch.actions`).
     func run(_ action: GestureAction, for event: GestureEvent, seq: UInt64, now: Instant) {
+        run(action, name: event.name, variables: GestureEnvironment.variables(of: event, seq: seq), now: now)
+    }
+
+    /// Runs `action` under `name` (a gesture's id, or `power.wakeAction`) with `variables`.
+    func run(_ action: GestureAction, name: String, variables: [(name: String, value: String)], now: Instant) {
         guard !stopping else { return }
-        let variables = GestureEnvironment.variables(of: event, seq: seq)
-        switch queues[event.name, default: CommandQueue()].submit((action, variables)) {
-        case .start(let job): start(event.name, job.action, job.variables, now: now)
+        switch queues[name, default: CommandQueue()].submit((action, variables)) {
+        case .start(let job): start(name, job.action, job.variables, now: now)
         case .queued(let replaced):
             if replaced != nil {
-                Log.limited(.info, key: "action \(event.name) replaced",
-                            "action \(event.name): still running; the waiting run is replaced by a newer one")
+                Log.limited(.info, key: "action \(name) replaced",
+                            "action \(name): still running; the waiting run is replaced by a newer one")
             }
         case .none: break
         }

@@ -146,7 +146,7 @@ final class Daemon {
         let authority = ControlAuthority(fresh.control)
         parts.clients.authority = authority
         parts.requests.configure(fresh, authority: authority)
-        parts.actions.configure(fresh.allViews)
+        parts.actions.configure(fresh)
         Log.info("configuration reloaded from \(configPath ?? "the embedded default")")
     }
 

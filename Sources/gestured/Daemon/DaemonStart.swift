@@ -43,7 +43,7 @@ extension Daemon {
             timer = try DeadlineTimer()
             actions = try ActionRunner(poller: poller)
         } catch { throw .system(error) }
-        actions.configure(configuration.allViews)
+        actions.configure(configuration)
         // Every client is a descriptor: room for all the socket settings allow, and the devices,
         // clones, actions and the loop's own beside them.
         let needed = configuration.socket.connectionPolicy.hardLimit + DescriptorLimit.reserve
@@ -78,6 +78,7 @@ extension Daemon {
         let live = LivePipeline(pipeline, shell: shell)
         live.setReporting(clients.reporting)   // no touch outputs until a client subscribes to them
         let devices = DeviceHub(poller: poller, live: live, clones: clones, shell: shell, clock: clock, configuration: configuration)
+        shell.grabPanel = { [unowned devices] id, exclusive in devices.grabForClaims(id, exclusive) }
         let requests = ClientRequests(clients: clients, live: live, clock: clock, configuration: configuration, authority: authority)
         let supervisor = Supervisor()
         do {

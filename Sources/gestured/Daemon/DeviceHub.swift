@@ -148,6 +148,19 @@ final class DeviceHub {
         return readStart
     }
 
+    /// Grabs or lets go of a panel the application reads directly, for a sequence the kiosk
+    /// policy claims (`Batch.grabs`); a device already closed has nothing to let go.
+    func grabForClaims(_ id: GesturePipeline.DeviceID, _ exclusive: Bool) {
+        guard let device = devices.values.first(where: { $0.id == id }) else { return }
+        do {
+            try device.evdev.grab(exclusive)
+            Log.info("\(device.info.sysname): \(exclusive ? "grabbed (EVIOCGRAB) until the claimed sequence ends" : "let go after the claimed sequence")")
+        } catch {
+            Log.warning("\(device.info.sysname) (\(device.info.name)): \(exclusive ? "grab for a claimed sequence" : "releasing the claim's grab") failed: \(error); "
+                        + "the application \(exclusive ? "sees" : "may not see") the panel's touches")
+        }
+    }
+
     /// The daemon is stopping: the application sees every forwarded touch cancelled and lifted,
     /// every device's touches are cancelled (their gestures end `cancelled`), then the clones
     /// and the devices close.

@@ -10,7 +10,7 @@ protocol BatchCarrying: AnyObject {
 /// replay` prints it in: the trace (to the log and the clients that subscribe to it, before the
 /// lines it explains), a control request's answer to its sender, the lines for clients (numbered
 /// as they are sent), the actions of those lines (with their numbers), what the clones of
-/// pass-through devices receive, and the faults the devices' decoders survived (logged,
+/// pass-through devices receive, the panels to grab or let go for the kiosk policy, and the faults the devices' decoders survived (logged,
 /// rate-limited). Lines and clone events are queued here and written once per loop iteration
 /// (`ClientHub.flush`, `CloneSinks.flush`).
 final class Shell: BatchCarrying {
@@ -18,6 +18,9 @@ final class Shell: BatchCarrying {
     private let actions: ActionRunner
     private let clones: CloneSinks
     private let clock: any Clock
+    /// Grabs (true) or lets go of a panel for the kiosk policy's claims (`DeviceHub`'s, set
+    /// once it exists).
+    var grabPanel: (GesturePipeline.DeviceID, Bool) -> Void = { _, _ in }
 
     init(clients: ClientHub, actions: ActionRunner, clones: CloneSinks, clock: any Clock) {
         self.clients = clients
@@ -34,12 +37,21 @@ final class Shell: BatchCarrying {
             let now = clock.now()
             clients.publish(batch.outputs) { index, seq in
                 while next < batch.actions.count, batch.actions[next].output == index {
-                    actions.run(batch.actions[next].action, for: batch.actions[next].event(in: batch), seq: seq, now: now)
+                    let request = batch.actions[next]
+                    switch batch.outputs[index] {
+                    case .gesture(let event): actions.run(request.action, for: event, seq: seq, now: now)
+                    case .kiosk:   // the wake action: the `wake` line's variables
+                        let line = LineEncoder.output(batch.outputs[index], seq: seq, format: .text)
+                        actions.run(request.action, name: PowerPolicy.wakeActionName,
+                                    variables: KioskEnvironment.variables(ofTextLine: line) ?? [], now: now)
+                    case .touch: break
+                    }
                     next += 1
                 }
             }
         }
         if !batch.forwarded.isEmpty { clones.enqueue(batch.forwarded) }
+        for grab in batch.grabs { grabPanel(grab.device, grab.exclusive) }
         for fault in batch.faults {
             Log.limited(.warning, key: "\(fault.sysname) \(fault.anomaly.rawValue)",
                         "\(fault.sysname): \(fault.anomaly)\(fault.count > 1 ? " (\(fault.count) times)" : "")")
