@@ -277,25 +277,20 @@ enum DaemonBenchmarks {
     }
 
     static func tryConnect(_ path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
+        guard let fd = try? GesturedIO.syscall("socket", onInterrupt: .fail, {
+            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }) else { return false }
         defer { close(fd) }
         let connected = try? withUnixSocketAddress(path, for: "connect") { (address, length) throws(SystemError) in
-            connect(fd, address, length) == 0
+            try GesturedIO.syscall("connect", path: path, onInterrupt: .fail) { connect(fd, address, length) }
         }
-        return connected ?? false
+        return connected != nil
     }
 
     static func writeBytes(path: String, _ bytes: [UInt8]) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw BenchError("open \(path): errno \(errno)") }
-        defer { close(fd) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            guard n > 0 else { throw BenchError("write \(path): errno \(errno)") }
-            offset += n
-        }
+        let fd = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+        defer { try? fd.close() }
+        try fd.writeAll(bytes)
     }
 
     static func directory(of path: String) -> String {

@@ -49,3 +49,88 @@ import Testing
         #expect(topLevel.count <= 8, "top level keeps only main and what both halves share: \(topLevel)")
     }
 }
+
+/// Every system call goes through the one wrapper (`syscall`, `negativeErrno` in
+/// GesturedIO/SystemError.swift), which turns `-1`/`errno` into a typed `SystemError` with the
+/// interruption policy chosen at the call; and the core, which makes no system calls, holds no
+/// errno numbers (the shell tells it what a write did as a `WriteResult`).
+@Suite struct SystemCallRuleTests {
+    static let wrapperFile = "Sources/GesturedIO/SystemError.swift"
+
+    /// The lines of a Swift file, numbered from 1, without their `//` comments unless `comments`.
+    static func codeLines(_ relative: String, comments: Bool = false) throws -> [(number: Int, text: Substring)] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: RepositoryTests.root + "/" + relative))
+        let text = String(decoding: data, as: UTF8.self)
+        let lines: [Substring] = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var numbered: [(number: Int, text: Substring)] = []
+        for (index, line) in lines.enumerated() {
+            let code: Substring = comments ? line : line.firstRange(of: "//").map { line[..<$0.lowerBound] } ?? line
+            numbered.append((index + 1, code))
+        }
+        return numbered
+    }
+
+    /// Where `word` stands in `text` as a whole identifier (not `x.word`, not `wordy`), and is
+    /// not a label (`word:`).
+    static func usesIdentifier(_ word: String, in text: Substring) -> Bool {
+        var rest = text[...]
+        while let range = rest.firstRange(of: word) {
+            let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
+            let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
+            let isPart = { (c: Character?) in c.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false }
+            if !isPart(before) && before != "." && !isPart(after) && after != ":" { return true }
+            rest = text[range.upperBound...]
+        }
+        return false
+    }
+
+    /// What a hand-made check of a system call looks like: a result compared with -1, or
+    /// `errno` read outside the wrapper.
+    static func handCheck(_ text: Substring) -> String? {
+        for pattern in ["== -1", "!= -1", "Errno.current", "errno: .current", "Glibc.errno"] where text.contains(pattern) {
+            return pattern
+        }
+        return usesIdentifier("errno", in: text) ? "errno" : nil
+    }
+
+    @Test func noSystemCallIsCheckedByHandOutsideTheWrapper() throws {
+        let files = try RepositoryTests.swiftFiles(under: "Sources")
+        #expect(files.contains(Self.wrapperFile) && files.count > 150, "the walk found the sources")
+        var found: [String] = []
+        for file in files where file != Self.wrapperFile {
+            for line in try Self.codeLines(file) {
+                if let pattern = Self.handCheck(line.text) { found.append("\(file):\(line.number): \(pattern)") }
+            }
+        }
+        #expect(found == [])
+    }
+
+    @Test func theCoreHoldsNoErrnoNumbers() throws {
+        let files = try RepositoryTests.swiftFiles(under: "Sources/GesturedCore")
+        #expect(files.count > 50, "the walk found the core's files")
+        // An errno number is a bare integer to the compiler, so the names are looked for in the
+        // comments too: code that acts on errno values says which (`= 4 // EINTR`).
+        let numbers = ["errno", "EINTR", "EAGAIN", "EWOULDBLOCK", "EPIPE", "ENOENT"], types = ["Errno", "Glibc"]
+        var found: [String] = []
+        for file in files {
+            for line in try Self.codeLines(file, comments: true) {
+                for name in numbers where Self.usesIdentifier(name, in: line.text) { found.append("\(file):\(line.number): \(name)") }
+            }
+            for line in try Self.codeLines(file) {
+                for name in types where Self.usesIdentifier(name, in: line.text) { found.append("\(file):\(line.number): \(name)") }
+            }
+        }
+        #expect(found == [])
+    }
+
+    /// The rule's own checks: what they catch and what they let through.
+    @Test func theRuleCatchesHandChecks() {
+        #expect(Self.handCheck("if fstat(fd, &s) == -1 { throw x }") == "== -1")
+        #expect(Self.handCheck("if count < 0 && errno == EINTR { continue }") == "errno")
+        #expect(Self.handCheck("throw BenchError(\"errno \\(errno)\")") == "errno")
+        #expect(Self.handCheck("} catch where error.errno == .wouldBlock {") == nil)
+        #expect(Self.handCheck("SystemError(operation: o, errno: error)") == nil)
+        #expect(Self.usesIdentifier("EINTR", in: "static let interrupted: Int32 = 4 // EINTR") == true)
+        #expect(Self.usesIdentifier("EINTR", in: "case notEINTRy") == false)
+    }
+}
