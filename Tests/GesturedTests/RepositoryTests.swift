@@ -3,8 +3,8 @@ import GesturedTestSupport
 import Testing
 
 /// The executable stays a thin shell of small parts (docs/ARCHITECTURE.md, "Folders"): no Swift
-/// file under Sources/gestured is over 300 lines, and the daemon's parts and the one-shot commands
-/// live in their own folders.
+/// file under Sources/ is over 300 lines (but the few being split, which may not grow), and the
+/// daemon's parts and the one-shot commands live in their own folders.
 @Suite struct RepositoryTests {
     static let root = TestEnvironment.packageRoot
     static let maximumLines = 300
@@ -37,6 +37,34 @@ import Testing
             return lines > Self.maximumLines ? "\(file): \(lines) lines" : nil
         }
         #expect(long.isEmpty, "\(long)")
+    }
+
+    /// Files over the limit that colleagues are changing this round (issue #34 item 8), each at
+    /// most at its present length: none may grow, a file brought under the limit leaves the list
+    /// (`theAllowListOnlyHoldsLongFiles`), and no other file may pass the limit.
+    static let longFilesBeingSplit: [String: Int] = [
+        "Sources/GesturedCore/Engine/GestureEngine.swift": 718,
+        "Sources/GesturedCore/Output/LineEncoder.swift": 670,
+        "Sources/GesturedCore/Pipeline/GesturePipeline.swift": 522,
+    ]
+
+    @Test func noSourceFileIsOverThreeHundredLines() throws {
+        let files = try Self.swiftFiles(under: "Sources")
+        #expect(files.count > 150, "the walk found the sources")
+        let long = try files.compactMap { file -> String? in
+            let lines = try Self.lineCount(file)
+            let limit = Self.longFilesBeingSplit[file] ?? Self.maximumLines
+            return lines > limit ? "\(file): \(lines) lines (at most \(limit))" : nil
+        }
+        #expect(long.isEmpty, "\(long)")
+    }
+
+    @Test func theAllowListOnlyHoldsLongFiles() throws {
+        for (file, limit) in Self.longFilesBeingSplit {
+            let lines = try Self.lineCount(file)
+            #expect(lines > Self.maximumLines, "\(file) has \(lines) lines: take it off the list")
+            #expect(limit > Self.maximumLines)
+        }
     }
 
     @Test func daemonPartsAndCommandsHaveTheirOwnFolders() throws {
