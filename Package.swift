@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Layout (see docs/ARCHITECTURE.md):
 /// - `GesturedCore`: the pure core. No syscalls, no clock reads, no Foundation.
-/// - `GesturedConfig`: JSON5 text → validated `Configuration` (FoundationEssentials).
+/// - `GesturedConfig`: JSON5 text → validated `Configuration` (its own JSON5 parser).
 /// - `GesturedIO`: the thin shell: libevdev, libudev, epoll, timerfd, signalfd, sockets.
 /// - `gestured`: the executable; the only place that logs.
 let package = Package(

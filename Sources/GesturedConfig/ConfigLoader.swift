@@ -2,11 +2,10 @@ import GesturedCore
 
 /// Turns a JSON5 configuration file into a validated `Configuration`, or into located diagnostics.
 ///
-/// Three passes over the text: `JSON5Locator` finds syntax errors with their line and column and
-/// records where every key and value starts; `JSONDecoder` (`allowsJSON5`) decodes the text into a
-/// generic `JSONValue` tree; `DocumentReader` gives the tree its meaning, reporting every problem
-/// at the recorded position of its key path. Validation collects problems rather than stopping at
-/// the first, so one run of `gestured check-config` shows them all.
+/// Two passes: `JSON5Parser` reads the text into a tree of located values (or finds the first
+/// syntax error, with its line and column); `DocumentReader` gives the tree its meaning,
+/// reporting every problem where its value stands. Validation collects problems rather than
+/// stopping at the first, so one run of `gestured check-config` shows them all.
 public enum ConfigLoader {
     /// At most this many diagnostics are returned; the rest are summarized in a last one. Past
     /// a few dozen, later errors are mostly echoes of earlier ones.
@@ -95,35 +94,26 @@ public enum ConfigLoader {
         return (configuration, warnings.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
     }
 
-    /// The three passes over `text`; `body` gives the decoded document its meaning, reporting
-    /// every problem through the reader.
+    /// The two passes over `text`; `body` gives the parsed document its meaning, reporting every
+    /// problem through the reader.
     static func read<T>(_ text: String, file: String, _ body: (inout DocumentReader, Node) -> T) throws(ConfigError) -> T {
         let source = SourceText(text)
-        let map: SourceMap
+        let document: JSON5Document
         do {
-            map = try JSON5Locator.locate(source)
+            document = try JSON5Parser.parse(source)
         } catch {
             let p = source.position(of: error.offset)
             throw ConfigError(diagnostics: [ConfigDiagnostic(file: file, line: p.line, column: p.column,
                                                              keyPath: error.path, message: error.message)])
         }
+        let map = document.map
         var reader = DocumentReader(file: file, source: source, map: map)
-        let document: JSONValue
-        do {
-            document = try JSONValue.decode(source.bytes)
-        } catch {
-            // Only reachable if the locator accepts something the decoder does not.
-            let path = (error as? DecodingError)?.keyPath ?? ""
-            let detail = (error as? DecodingError)?.debugText ?? "\(error)"
-            reader.report("JSONDecoder rejected the document: \(detail)", at: path)
-            throw ConfigError(diagnostics: reader.sortedDiagnostics)
-        }
         for duplicate in map.duplicateKeys {
             let key = duplicate.path.split(separator: ".").last.map(String.init) ?? duplicate.path
             reader.report("duplicate key \"\(key)\" (first at \(source.positionText(of: duplicate.firstOffset)))",
                           path: duplicate.path, offset: duplicate.offset)
         }
-        let result = body(&reader, Node(value: document, path: ""))
+        let result = body(&reader, Node(located: document.root, path: ""))
 
         var diagnostics = reader.sortedDiagnostics
         guard !diagnostics.isEmpty else { return result }

@@ -1,15 +1,17 @@
 import GesturedCore
 
-/// A decoded value together with its key path in the document.
+/// A value of the document together with its key path.
 struct Node {
-    let value: JSONValue
+    let located: LocatedValue
     let path: String
+
+    var value: JSONValue { located.value }
 
     func member(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
     func element(_ index: Int) -> String { path + "[\(index)]" }
 }
 
-/// Reads the decoded document into model values, collecting a located diagnostic for every
+/// Reads the parsed document into model values, collecting a located diagnostic for every
 /// problem instead of stopping at the first.
 ///
 /// Each accessor returns `nil` after reporting when a value is absent or wrong, so callers keep
@@ -43,6 +45,11 @@ struct DocumentReader {
         diagnostics.append((valueOffset(of: path), diagnostic))
     }
 
+    /// Reports `message` at the value of `node`, where the parser found it.
+    mutating func report(_ message: String, at node: Node) {
+        report(message, path: node.path, offset: node.located.range.lowerBound)
+    }
+
     /// Reports `message` at the key of the member at `path` (for unknown and duplicate keys).
     mutating func reportAtKey(_ message: String, at path: String) {
         report(message, path: path, offset: map.keyOffsets[path] ?? valueOffset(of: path))
@@ -74,11 +81,11 @@ struct DocumentReader {
     /// The members of an object, or `nil` after reporting that `node` is not one.
     mutating func object(_ node: Node) -> [String: Node]? {
         guard case .object(let members) = node.value else {
-            report("expected an object, found \(node.value.kindDescription)", at: node.path)
+            report("expected an object, found \(node.value.kindDescription)", at: node)
             return nil
         }
         var nodes: [String: Node] = [:]
-        for (key, value) in members { nodes[key] = Node(value: value, path: node.member(key)) }
+        for (key, value) in members { nodes[key] = Node(located: value, path: node.member(key)) }
         return nodes
     }
 
@@ -94,20 +101,21 @@ struct DocumentReader {
             } else if let suggestion = closestMatch(to: key, among: known) {
                 message += "; did you mean \"\(suggestion)\"?"
             }
-            reportAtKey(message, at: node.member(key))
+            let member = node.member(key)
+            report(message, path: member, offset: members[key]?.located.keyOffset ?? valueOffset(of: member))
         }
         for key in required where members[key] == nil {
-            report("missing required key \"\(key)\"", at: node.path)
+            report("missing required key \"\(key)\"", at: node)
         }
     }
 
     /// The elements of an array, or `nil` after reporting that `node` is not one.
     mutating func array(_ node: Node) -> [Node]? {
         guard case .array(let elements) = node.value else {
-            report("expected an array, found \(node.value.kindDescription)" + wrongTypeHint(node.value, expected: .array), at: node.path)
+            report("expected an array, found \(node.value.kindDescription)" + wrongTypeHint(node.value, expected: .array), at: node)
             return nil
         }
-        return elements.enumerated().map { Node(value: $1, path: node.element($0)) }
+        return elements.enumerated().map { Node(located: $1, path: node.element($0)) }
     }
 
     // MARK: Scalars
@@ -115,7 +123,7 @@ struct DocumentReader {
     mutating func string(_ node: Node?) -> String? {
         guard let node else { return nil }
         guard case .string(let s) = node.value else {
-            report("expected a string, found \(node.value.kindDescription)" + wrongTypeHint(node.value, expected: .string), at: node.path)
+            report("expected a string, found \(node.value.kindDescription)" + wrongTypeHint(node.value, expected: .string), at: node)
             return nil
         }
         return s
@@ -124,14 +132,14 @@ struct DocumentReader {
     /// A string that names something (an id): not empty.
     mutating func identifier(_ node: Node?) -> String? {
         guard let node, let s = string(node) else { return nil }
-        guard !s.isEmpty else { report("must not be empty", at: node.path); return nil }
+        guard !s.isEmpty else { report("must not be empty", at: node); return nil }
         return s
     }
 
     mutating func bool(_ node: Node?) -> Bool? {
         guard let node else { return nil }
         guard case .bool(let b) = node.value else {
-            report("expected a boolean, found \(node.value.kindDescription)" + wrongTypeHint(node.value, expected: .bool), at: node.path)
+            report("expected a boolean, found \(node.value.kindDescription)" + wrongTypeHint(node.value, expected: .bool), at: node)
             return nil
         }
         return b
@@ -144,17 +152,17 @@ struct DocumentReader {
                          maximumText: String? = nil) -> Double? {
         guard let node else { return nil }
         guard case .number(let n) = node.value else {
-            report("expected a number, found \(node.value.kindDescription)" + wrongTypeHint(node.value, expected: .number), at: node.path)
+            report("expected a number, found \(node.value.kindDescription)" + wrongTypeHint(node.value, expected: .number), at: node)
             return nil
         }
-        guard n.isFinite else { report("expected a finite number, found \(format(n))", at: node.path); return nil }
+        guard n.isFinite else { report("expected a finite number, found \(format(n))", at: node); return nil }
         switch (minimum, maximum) {
         case let (low?, high?) where n < low || n > high:
-            report("must be between \(format(low)) and \(maximumText ?? format(high)), found \(format(n))", at: node.path)
+            report("must be between \(format(low)) and \(maximumText ?? format(high)), found \(format(n))", at: node)
         case let (low?, nil) where n < low:
-            report("must be at least \(format(low)), found \(format(n))", at: node.path)
+            report("must be at least \(format(low)), found \(format(n))", at: node)
         case let (nil, high?) where n > high:
-            report("must be at most \(maximumText ?? format(high)), found \(format(n))", at: node.path)
+            report("must be at most \(maximumText ?? format(high)), found \(format(n))", at: node)
         default:
             return n
         }
@@ -165,10 +173,10 @@ struct DocumentReader {
     mutating func integer(_ node: Node?, minimum: Int) -> Int? {
         guard let node, let n = number(node) else { return nil }
         guard n == n.rounded(), abs(n) < 1e15 else {
-            report("expected an integer, found \(format(n))", at: node.path)
+            report("expected an integer, found \(format(n))", at: node)
             return nil
         }
-        guard Int(n) >= minimum else { report("must be at least \(minimum), found \(format(n))", at: node.path); return nil }
+        guard Int(n) >= minimum else { report("must be at least \(minimum), found \(format(n))", at: node); return nil }
         return Int(n)
     }
 

@@ -1,61 +1,16 @@
-import FoundationEssentials
-
-/// A JSON5 document as `JSONDecoder` decodes it, before any meaning is given to it.
+/// A JSON5 value as `JSON5Parser` reads it, before any meaning is given to it.
 ///
-/// Decoding into this generic tree rather than straight into model types lets validation go on
-/// after the first problem and report every problem it finds, each at its key path.
-indirect enum JSONValue: Decodable, Equatable {
+/// A generic tree rather than model types lets validation go on after the first problem and
+/// report every problem it finds, each at its key path; every value in it is a `LocatedValue`,
+/// so a problem is reported where the value stands in the text.
+enum JSONValue: Equatable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    init(from decoder: any Decoder) throws {
-        if let container = try? decoder.container(keyedBy: AnyKey.self) {
-            var members: [String: JSONValue] = [:]
-            for key in container.allKeys { members[key.stringValue] = try container.decode(JSONValue.self, forKey: key) }
-            self = .object(members)
-        } else if var container = try? decoder.unkeyedContainer() {
-            var elements: [JSONValue] = []
-            while !container.isAtEnd { elements.append(try container.decode(JSONValue.self)) }
-            self = .array(elements)
-        } else {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                self = .null
-            } else if let b = try? container.decode(Bool.self) {
-                self = .bool(b)
-            } else if let n = try? container.decode(Double.self) {
-                self = .number(n)
-            } else {
-                self = .string(try container.decode(String.self))
-            }
-        }
-    }
-
-    /// Decodes `text` with `JSONDecoder`'s JSON5 mode.
-    /// - Throws: `DecodingError` (only when the locator and the decoder disagree on the syntax).
-    static func decode(_ bytes: [UInt8]) throws -> JSONValue {
-        let decoder = JSONDecoder()
-        decoder.allowsJSON5 = true
-        return try decoder.decode(JSONValue.self, from: Data(decoderInput(bytes)))
-    }
-
-    /// What the decoder is given: the text and a line break. JSONDecoder (swift-foundation, Swift
-    /// 6.3) reads a number that ends the text on past the end of its buffer when it converts it,
-    /// and traps (`JSON5Scanner.validateNumber`) when digits happen to lie there: a file holding a
-    /// long number only could stop the daemon, depending on the heap. Trailing white space ends
-    /// the number inside the buffer and changes nothing else (the locator has checked the text).
-    static func decoderInput(_ bytes: [UInt8]) -> [UInt8] { bytes + [UInt8(ascii: "\n")] }
+    case array([LocatedValue])
+    /// The members by key; of a key given twice, the first (the repeat is an error of its own).
+    case object([String: LocatedValue])
 
     /// "a string", "an object": for "expected …, found …" messages.
     var kindDescription: String {
@@ -70,24 +25,35 @@ indirect enum JSONValue: Decodable, Equatable {
     }
 }
 
-extension DecodingError {
-    /// The key path of the value the decoder failed on, in the configuration's notation.
-    var keyPath: String {
-        let context: Context? = switch self {
-        case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c): c
-        @unknown default: nil
-        }
-        var path = ""
-        for key in context?.codingPath ?? [] {
-            if let index = key.intValue { path += "[\(index)]" } else { path += path.isEmpty ? key.stringValue : "." + key.stringValue }
-        }
-        return path
-    }
+/// A value of the document and where it stands in the text.
+struct LocatedValue: Equatable {
+    var value: JSONValue
+    /// The value's bytes: from its first character to just past its last.
+    var range: Range<Int>
+    /// Where the member's key starts, for a member of an object; nil for an element or the root.
+    var keyOffset: Int?
+}
 
-    var debugText: String {
-        switch self {
-        case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c): c.debugDescription
-        @unknown default: "\(self)"
-        }
+/// The values of a document by key path, for what is reported by path rather than at a value in
+/// hand (a configuration's warnings, cross-references): `JSON5Parser` records it as it reads.
+struct SourceMap {
+    /// Key path (`views[0].frame`) → byte offset of the value's first character.
+    var valueOffsets: [String: Int] = [:]
+    /// Key path → byte offset of the member's key, so an unknown key can be pointed at itself.
+    var keyOffsets: [String: Int] = [:]
+    /// Keys that occur again in the same object. The parser keeps the first occurrence, which
+    /// would hide the second from the user, so each repeat is an error.
+    var duplicateKeys: [DuplicateKey] = []
+
+    struct DuplicateKey {
+        var path: String
+        var offset: Int
+        var firstOffset: Int
     }
+}
+
+/// A parsed document: its root value and the index of its values by key path.
+struct JSON5Document {
+    var root: LocatedValue
+    var map: SourceMap
 }

@@ -1,6 +1,6 @@
 /// The configuration text as UTF-8 bytes, with byte offsets turned into line:column on demand.
 ///
-/// The locator and the validators speak in byte offsets (cheap to record); only diagnostics need
+/// The parser and the validators speak in byte offsets (cheap to record); only diagnostics need
 /// line and column, so the conversion happens once per diagnostic, in time independent of the
 /// line's length: columns count scalars, and `scalarsBefore` holds how many scalars start before
 /// every `stride`-th byte, so a column costs a binary search and at most `stride` bytes (counting

@@ -29,7 +29,7 @@ public final class ChildProcess {
     /// the write end is given to the child and closed by the caller once it is started.
     public static func outputPipe() throws(SystemError) -> (read: FileDescriptor, write: FileDescriptor) {
         var fds: [Int32] = [0, 0]
-        guard pipe2(&fds, O_CLOEXEC | O_NONBLOCK) == 0 else { throw SystemError(operation: "pipe2", errno: .current) }
+        try syscall("pipe2", onInterrupt: .fail) { pipe2(&fds, O_CLOEXEC | O_NONBLOCK) }
         // The child's end must block like any stdout: a child writing fast must wait, not fail.
         let pipe = (read: FileDescriptor(rawValue: fds[0]), write: FileDescriptor(rawValue: fds[1]))
         do { try pipe.write.setStatusFlag(O_NONBLOCK, false) } catch {

@@ -59,7 +59,7 @@ public final class CloneGuard {
     public init(of clone: UinputClone, slotCount: Int, style: CancelStyle,
                 executable: String = "/proc/self/exe") throws(SystemError) {
         var fds: [Int32] = [0, 0]
-        guard pipe2(&fds, O_CLOEXEC) == 0 else { throw SystemError(operation: "pipe2", errno: .current) }
+        try syscall("pipe2", onInterrupt: .fail) { pipe2(&fds, O_CLOEXEC) }
         let (read, write) = (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
         defer { try? read.close() }
         let arguments = ["gestured", "clone-guard", "--slots", String(slotCount), "--style", style.rawValue]

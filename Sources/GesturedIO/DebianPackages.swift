@@ -30,9 +30,8 @@ public enum DebianPackages {
     /// The command's standard output (at most 64 KiB) when it exits 0, else nil.
     static func output(_ arguments: [String]) -> String? {
         guard let pipe = try? ChildProcess.outputPipe() else { return nil }
-        let devNull = open("/dev/null", O_RDWR | O_CLOEXEC)
-        defer { if devNull >= 0 { Glibc.close(devNull) } }
-        let null = devNull >= 0 ? FileDescriptor(rawValue: devNull) : nil
+        let null = try? FileDescriptor.open("/dev/null", flags: O_RDWR)
+        defer { try? null?.close() }
         let child: ChildProcess
         do {
             child = try ChildProcess(arguments, environment: ChildProcess.environment(adding: [("LC_ALL", "C")]),
@@ -46,9 +45,8 @@ public enum DebianPackages {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while bytes.count < 1 << 16 {
-            let count = chunk.withUnsafeMutableBytes { read(pipe.read.rawValue, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
+            guard let count = try? chunk.withUnsafeMutableBytes({ buffer throws(SystemError) in try pipe.read.read(into: buffer) }),
+                  count > 0 else { break }
             bytes += chunk[..<count]
         }
         // Closed before the wait: a child with more to say gets EPIPE instead of blocking.

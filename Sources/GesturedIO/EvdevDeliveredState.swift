@@ -19,6 +19,8 @@ import CEvdev
 struct EvdevDeliveredState {
     private static let keyCount = Int(KEY_CNT), absoluteCount = Int(ABS_CNT)
     private static let slotCode = Int(ABS_MT_SLOT), trackingCode = Int(ABS_MT_TRACKING_ID)
+    /// The tracking id of a slot without a touch.
+    private static let noTouch: Int32 = -1
     /// The per-slot codes, `ABS_MT_SLOT + 1` … `ABS_MT_TOOL_Y` (libevdev's `ABS_MT_MAX`).
     private static let firstSlotCode = Int(ABS_MT_SLOT) + 1, lastSlotCode = Int(ABS_MT_TOOL_Y)
     private static let slotCodes = lastSlotCode - firstSlotCode + 1
@@ -56,7 +58,7 @@ struct EvdevDeliveredState {
                 return
             }
             let index = currentSlot * Self.slotCodes + code - Self.firstSlotCode
-            if code == Self.trackingCode && (value == -1) == (slots[index] == -1) { return }
+            if code == Self.trackingCode && (value == Self.noTouch) == (slots[index] == Self.noTouch) { return }
             slots[index] = value
         }
         absolute[code] = value

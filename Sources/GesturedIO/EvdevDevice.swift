@@ -30,10 +30,15 @@ public final class EvdevDevice {
         self.path = path
         descriptor = try FileDescriptor.open(path, flags: O_RDONLY | O_NONBLOCK)
         var device: OpaquePointer?
-        let status = libevdev_new_from_fd(descriptor.rawValue, &device)
-        guard status >= 0, let device else {
+        do {
+            try negativeErrno("libevdev_new_from_fd", path: path, libevdev_new_from_fd(descriptor.rawValue, &device))
+        } catch {
             try? descriptor.close()
-            throw SystemError(operation: "libevdev_new_from_fd", path: path, errno: Errno(rawValue: -status))
+            throw error
+        }
+        guard let device else {
+            try? descriptor.close()
+            throw SystemError(operation: "libevdev_new_from_fd", path: path, errno: .outOfMemory)
         }
         self.device = device
         delivered = EvdevDeliveredState(from: device)
@@ -58,8 +63,7 @@ public final class EvdevDevice {
     /// Takes (or releases) exclusive use of the device (`EVIOCGRAB`), for kiosks.
     public func grab(_ exclusive: Bool) throws(SystemError) {
         guard let device else { return }
-        let status = libevdev_grab(device, exclusive ? LIBEVDEV_GRAB : LIBEVDEV_UNGRAB)
-        if status < 0 { throw SystemError(operation: "EVIOCGRAB", path: path, errno: Errno(rawValue: -status)) }
+        try negativeErrno("EVIOCGRAB", path: path, libevdev_grab(device, exclusive ? LIBEVDEV_GRAB : LIBEVDEV_UNGRAB))
     }
 
     /// The device as the core sees it.

@@ -9,11 +9,9 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// `EINTR`, so that case counts as success and is never retried (retrying could close a
     /// descriptor another thread has just been given).
     public func close() throws(SystemError) {
-        if Glibc.close(rawValue) == -1 {
-            let error = Errno.current
-            if error == .interrupted { return }
-            throw SystemError(operation: "close", errno: error)
-        }
+        do {
+            try syscall("close", onInterrupt: .fail) { Glibc.close(rawValue) }
+        } catch where error.errno == .interrupted {}
     }
 
     /// Opens `path` with `flags` (`O_CLOEXEC` is always added).

@@ -17,20 +17,30 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
     public static func of(_ descriptor: FileDescriptor) throws(SystemError) -> PeerCredentials {
         var credentials = gestured_ucred()
         var length = socklen_t(MemoryLayout<gestured_ucred>.size)
-        guard getsockopt(descriptor.rawValue, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else {
-            throw SystemError(operation: "getsockopt(SO_PEERCRED)", errno: .current)
+        try syscall("getsockopt(SO_PEERCRED)", onInterrupt: .retry) {
+            getsockopt(descriptor.rawValue, SOL_SOCKET, SO_PEERCRED, &credentials, &length)
         }
         var result = PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid,
                                      groups: [credentials.gid])
         var groups = [gid_t](repeating: 0, count: 64)
         var bytes = socklen_t(groups.count * MemoryLayout<gid_t>.size)
-        var status = getsockopt(descriptor.rawValue, SOL_SOCKET, SO_PEERGROUPS, &groups, &bytes)
-        if status == -1, Errno.current.rawValue == ERANGE {
+        func peerGroups() throws(SystemError) {
+            try syscall("getsockopt(SO_PEERGROUPS)", onInterrupt: .retry) {
+                getsockopt(descriptor.rawValue, SOL_SOCKET, SO_PEERGROUPS, &groups, &bytes)
+            }
+        }
+        var known: Bool
+        do {
+            try peerGroups()
+            known = true
+        } catch where error.errno == .outOfRange {
             // The peer has more groups than fit: the kernel said how many bytes it needs.
             groups = [gid_t](repeating: 0, count: Int(bytes) / MemoryLayout<gid_t>.size)
-            status = getsockopt(descriptor.rawValue, SOL_SOCKET, SO_PEERGROUPS, &groups, &bytes)
+            known = (try? peerGroups()) != nil
+        } catch {
+            known = false   // the primary group alone, as before the kernel had SO_PEERGROUPS
         }
-        if status == 0 {
+        if known {
             for gid in groups.prefix(Int(bytes) / MemoryLayout<gid_t>.size) where !result.groups.contains(gid) {
                 result.groups.append(gid)
             }

@@ -41,7 +41,7 @@ public func readRegularFile(path: String, limit: Int, strictModes: StrictModes? 
     do { fd = try FileDescriptor.open(path, flags: O_RDONLY | O_NONBLOCK | O_NOCTTY) } catch { throw .system(error) }
     defer { try? fd.close() }
     var status = stat()
-    if fstat(fd.rawValue, &status) == -1 { throw .system(SystemError(operation: "fstat", path: path, errno: .current)) }
+    do { try syscall("fstat", path: path, onInterrupt: .retry) { fstat(fd.rawValue, &status) } } catch { throw .system(error) }
     let type = status.st_mode & S_IFMT
     guard type == S_IFREG else {
         let kind = switch type {

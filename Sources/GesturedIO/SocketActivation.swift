@@ -59,10 +59,14 @@ public enum SocketActivation {
                                fdNames: variable("LISTEN_FDNAMES"), ownPID: getpid())
         for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { unsetenv(name) }
         for item in passed {
-            let flags = fcntl(item.descriptor.rawValue, F_GETFD)
-            if flags == -1 || fcntl(item.descriptor.rawValue, F_SETFD, flags | FD_CLOEXEC) == -1 {
-                throw .system(SystemError(operation: "fcntl(F_SETFD) on a passed descriptor", errno: .current))
-            }
+            do {
+                let flags = try syscall("fcntl(F_GETFD) on a passed descriptor", onInterrupt: .retry) {
+                    fcntl(item.descriptor.rawValue, F_GETFD)
+                }
+                try syscall("fcntl(F_SETFD) on a passed descriptor", onInterrupt: .retry) {
+                    fcntl(item.descriptor.rawValue, F_SETFD, flags | FD_CLOEXEC)
+                }
+            } catch { throw .system(error) }
         }
         return passed
     }
@@ -74,9 +78,9 @@ public enum SocketActivation {
         func option(_ name: Int32) throws(Failure) -> Int32 {
             var value: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
-            if getsockopt(fd.rawValue, SOL_SOCKET, name, &value, &length) == -1 {
-                throw .notAStreamUnixSocket(descriptor: fd.rawValue, detail: "getsockopt: \(Errno.current)")
-            }
+            do {
+                try syscall("getsockopt", onInterrupt: .retry) { getsockopt(fd.rawValue, SOL_SOCKET, name, &value, &length) }
+            } catch { throw .notAStreamUnixSocket(descriptor: fd.rawValue, detail: "getsockopt: \(error.errno)") }
             return value
         }
         let type = try option(SO_TYPE)
@@ -85,12 +89,13 @@ public enum SocketActivation {
         }
         var address = sockaddr_un()
         var length = socklen_t(MemoryLayout<sockaddr_un>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd.rawValue, $0, &length) }
-        }
-        guard named == 0 else {
-            throw .notAStreamUnixSocket(descriptor: fd.rawValue, detail: "getsockname: \(Errno.current)")
-        }
+        do {
+            try syscall("getsockname", onInterrupt: .retry) {
+                withUnsafeMutablePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd.rawValue, $0, &length) }
+                }
+            }
+        } catch { throw .notAStreamUnixSocket(descriptor: fd.rawValue, detail: "getsockname: \(error.errno)") }
         guard address.sun_family == sa_family_t(AF_UNIX) else {
             throw .notAStreamUnixSocket(descriptor: fd.rawValue, detail: "address family \(address.sun_family), not AF_UNIX")
         }

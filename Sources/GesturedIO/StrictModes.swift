@@ -65,9 +65,7 @@ public struct StrictModes: Hashable, Sendable {
         while child != "/" {
             let directory = Self.parent(of: child)
             var status = stat()
-            guard stat(directory, &status) == 0 else {
-                throw .system(SystemError(operation: "stat", path: directory, errno: .current))
-            }
+            do { try syscall("stat", path: directory, onInterrupt: .retry) { stat(directory, &status) } } catch { throw .system(error) }
             try checkEntry(directory, status: status, isFile: false, entryOwner: owner, of: original)
             child = directory
             owner = status.st_uid

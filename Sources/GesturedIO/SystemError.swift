@@ -19,6 +19,9 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public static let addressInUse = Errno(rawValue: EADDRINUSE)
     public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
     public static let fileTooLarge = Errno(rawValue: EFBIG)
+    public static let outOfRange = Errno(rawValue: ERANGE)
+    public static let badDescriptor = Errno(rawValue: EBADF)
+    public static let outOfMemory = Errno(rawValue: ENOMEM)
 
     /// `strerror` text, e.g. "No such file or directory" (glibc's table is immutable: safe to
     /// call from any thread for valid values).
@@ -77,7 +80,16 @@ public func syscall<Result: FixedWidthInteger>(
     }
 }
 
+/// The same wrapper for calls that return a pointer, or NULL and set `errno` (libudev's
+/// constructors). They are never interrupted.
+@inlinable
+public func syscall<Pointer>(_ operation: String, path: String? = nil, _ call: () -> Pointer?) throws(SystemError) -> Pointer {
+    guard let pointer = call() else { throw SystemError(operation: operation, path: path, errno: .current) }
+    return pointer
+}
+
 /// For libraries that return `-errno` instead (libevdev, libudev).
+@discardableResult
 @inlinable
 func negativeErrno<Result: FixedWidthInteger & SignedInteger>(
     _ operation: String, path: String? = nil, _ result: Result

@@ -32,11 +32,9 @@ public struct InputDeviceInfo: Hashable, Sendable {
 public enum UdevEnumerator {
     /// Every `input` device whose node is `/dev/input/event*`, sorted by sysname.
     public static func inputDevices() throws(SystemError) -> [InputDeviceInfo] {
-        guard let udev = udev_new() else { throw SystemError(operation: "udev_new", errno: .current) }
+        let udev = try syscall("udev_new") { udev_new() }
         defer { udev_unref(udev) }
-        guard let enumerate = udev_enumerate_new(udev) else {
-            throw SystemError(operation: "udev_enumerate_new", errno: .current)
-        }
+        let enumerate = try syscall("udev_enumerate_new") { udev_enumerate_new(udev) }
         defer { udev_enumerate_unref(enumerate) }
         _ = try negativeErrno("udev_enumerate_add_match_subsystem", udev_enumerate_add_match_subsystem(enumerate, "input"))
         _ = try negativeErrno("udev_enumerate_scan_devices", udev_enumerate_scan_devices(enumerate))

@@ -22,11 +22,13 @@ public final class UdevMonitor {
     public let descriptor: FileDescriptor
 
     public init() throws(SystemError) {
-        guard let udev = udev_new() else { throw SystemError(operation: "udev_new", errno: .current) }
-        guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
-            let error = Errno.current
+        let udev = try syscall("udev_new") { udev_new() }
+        let monitor: OpaquePointer
+        do {
+            monitor = try syscall("udev_monitor_new_from_netlink") { udev_monitor_new_from_netlink(udev, "udev") }
+        } catch {
             udev_unref(udev)
-            throw SystemError(operation: "udev_monitor_new_from_netlink", errno: error)
+            throw error
         }
         self.udev = udev
         self.monitor = monitor

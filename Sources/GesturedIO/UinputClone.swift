@@ -42,7 +42,7 @@ public final class UinputClone {
     /// creation's (`UI_DEV_CREATE`).
     public convenience init(cloning device: EvdevDevice, uinputPath path: String = "/dev/uinput") throws(SystemError) {
         guard let handle = device.handle else {
-            throw SystemError(operation: "clone", path: device.path, errno: Errno(rawValue: EBADF))
+            throw SystemError(operation: "clone", path: device.path, errno: .badDescriptor)
         }
         try self.init(cloning: handle, uinputPath: path)
     }
@@ -55,10 +55,11 @@ public final class UinputClone {
         hasTouchButton = libevdev_has_event_code(template, UInt32(EV_KEY), UInt32(BTN_TOUCH)) != 0
         descriptor = try FileDescriptor.open(path, flags: O_RDWR | O_CLOEXEC)
         var uinput: OpaquePointer?
-        let status = libevdev_uinput_create_from_device(template, descriptor.rawValue, &uinput)
-        if status < 0 {
+        do {
+            try negativeErrno("UI_DEV_CREATE", path: path, libevdev_uinput_create_from_device(template, descriptor.rawValue, &uinput))
+        } catch {
             try? descriptor.close()
-            throw SystemError(operation: "UI_DEV_CREATE", path: path, errno: Errno(rawValue: -status))
+            throw error
         }
         self.uinput = uinput
         devnode = libevdev_uinput_get_devnode(uinput).map { String(cString: $0) }
@@ -111,11 +112,10 @@ public final class UinputClone {
         // given, which would destroy the clone under the guard too (the ioctl acts on the shared
         // open file). Pointing that number at /dev/null first makes the ioctl fail harmlessly
         // (ENOTTY) and drops this process's reference to the uinput file in the same step.
-        let null = Glibc.open("/dev/null", O_RDWR | O_CLOEXEC)
-        if null >= 0 {
-            _ = dup2(null, descriptor.rawValue)
-            _ = fcntl(descriptor.rawValue, F_SETFD, FD_CLOEXEC)
-            _ = Glibc.close(null)
+        if let null = try? FileDescriptor.open("/dev/null", flags: O_RDWR) {
+            _ = try? syscall("dup2", onInterrupt: .retry) { dup2(null.rawValue, descriptor.rawValue) }
+            _ = try? syscall("fcntl(F_SETFD)", onInterrupt: .retry) { fcntl(descriptor.rawValue, F_SETFD, FD_CLOEXEC) }
+            try? null.close()
             libevdev_uinput_destroy(uinput)
         }
         // Without /dev/null, libevdev's small struct is left allocated rather than the clone destroyed.
@@ -131,7 +131,7 @@ extension UinputClone {
     /// its own touches, `CloneEncoder`). The caller frees it.
     static func template(cloning device: OpaquePointer) throws(SystemError) -> OpaquePointer {
         guard let template = libevdev_new() else {
-            throw SystemError(operation: "libevdev_new", errno: Errno(rawValue: ENOMEM))
+            throw SystemError(operation: "libevdev_new", errno: .outOfMemory)
         }
         libevdev_set_name(template, Self.name(cloning: libevdev_get_name(device).map { String(cString: $0) } ?? "touchscreen"))
         libevdev_set_id_bustype(template, BUS_VIRTUAL)

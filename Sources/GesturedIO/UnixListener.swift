@@ -67,10 +67,12 @@ enum UnixListener {
 
     /// A listening socket someone else bound, made non-blocking.
     static func adopt(_ descriptor: FileDescriptor, path: String) throws(SocketServerError) -> FileDescriptor {
-        let flags = fcntl(descriptor.rawValue, F_GETFL)
-        if flags == -1 || fcntl(descriptor.rawValue, F_SETFL, flags | O_NONBLOCK) == -1 {
-            throw .system(SystemError(operation: "fcntl(F_SETFL, O_NONBLOCK)", path: path, errno: .current))
-        }
+        do {
+            let flags = try syscall("fcntl(F_GETFL)", path: path, onInterrupt: .retry) { fcntl(descriptor.rawValue, F_GETFL) }
+            try syscall("fcntl(F_SETFL, O_NONBLOCK)", path: path, onInterrupt: .retry) {
+                fcntl(descriptor.rawValue, F_SETFL, flags | O_NONBLOCK)
+            }
+        } catch { throw .system(error) }
         return descriptor
     }
 
@@ -103,19 +105,20 @@ enum UnixListener {
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
         let parent = String(path[..<slash])
         var status = stat()
-        if stat(parent, &status) == 0 { return }
+        if (try? syscall("stat", path: parent, onInterrupt: .retry) { stat(parent, &status) }) != nil { return }
         try makeParentDirectory(of: parent)
-        if mkdir(parent, 0o755) == -1 && Errno.current != .fileExists {
-            throw SystemError(operation: "mkdir", path: parent, errno: .current)
-        }
+        do {
+            try syscall("mkdir", path: parent, onInterrupt: .retry) { mkdir(parent, 0o755) }
+        } catch where error.errno == .fileExists {}
     }
 
     private static func removeStaleSocket(at path: String) throws(SocketServerError) {
         var status = stat()
-        if lstat(path, &status) == -1 {
-            if Errno.current == .noSuchFile { return }
-            throw .system(SystemError(operation: "lstat", path: path, errno: .current))
-        }
+        do {
+            try syscall("lstat", path: path, onInterrupt: .retry) { lstat(path, &status) }
+        } catch where error.errno == .noSuchFile {
+            return
+        } catch { throw .system(error) }
         guard status.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path: path) }
         let probe: Int32
         do {
@@ -134,9 +137,10 @@ enum UnixListener {
         switch connected {
         case .success: throw .inUse(path: path)
         case .failure(let error) where error.errno == .connectionRefused || error.errno == .noSuchFile:
-            if unlink(path) == -1 && Errno.current != .noSuchFile {
-                throw .system(SystemError(operation: "unlink", path: path, errno: .current))
-            }
+            do {
+                try syscall("unlink", path: path, onInterrupt: .retry) { unlink(path) }
+            } catch where error.errno == .noSuchFile {
+            } catch { throw .system(error) }
         case .failure(let error): throw .system(error)
         }
     }

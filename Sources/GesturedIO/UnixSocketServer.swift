@@ -2,32 +2,6 @@ import CLinux
 import GesturedCore
 import Glibc
 
-/// A connected client of `UnixSocketServer`. Ids are never reused, unlike descriptors.
-public struct ClientID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
-    public var rawValue: UInt64
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
-    public static func < (a: ClientID, b: ClientID) -> Bool { a.rawValue < b.rawValue }
-    public var description: String { "client \(rawValue)" }
-}
-
-/// Why a client was disconnected.
-public enum DropReason: Hashable, Sendable {
-    /// The client closed the connection (EOF).
-    case hangup
-    /// Its output queue would have grown beyond the limit (it stopped reading).
-    case queueOverflow(limit: Int)
-    /// A socket error, e.g. `EPIPE` or `ECONNRESET`.
-    case failed(SystemError)
-}
-
-/// What happened to clients, for the executable to log.
-public enum ServerEvent: Hashable, Sendable {
-    case accepted(ClientID)
-    /// A connection was accepted and closed at once because `maxClients` are connected.
-    case refused(maxClients: Int)
-    case dropped(ClientID, DropReason)
-}
-
 /// The line protocol's listening socket: accepts clients and queues lines for each, bounded.
 ///
 /// Non-blocking throughout. `enqueue` adds a line to a client's queue (`ClientOutputQueue`) and
@@ -39,14 +13,20 @@ public enum ServerEvent: Hashable, Sendable {
 /// daemon's memory or slow the others. Nothing here logs: every change comes back as a
 /// `ServerEvent`.
 public final class UnixSocketServer {
-    /// Writes bytes to a client's socket: the count written, or a negative errno. Injectable
-    /// (internally) so tests can count and shape the daemon's writes without `LD_PRELOAD`.
-    typealias Writer = (FileDescriptor, UnsafeRawBufferPointer) -> Int
+    /// Writes bytes to a client's socket: the count written or a full socket, or the failure.
+    /// Injectable (internally) so tests can count and shape the daemon's writes without
+    /// `LD_PRELOAD`.
+    typealias Writer = (FileDescriptor, UnsafeRawBufferPointer) throws(SystemError) -> WriteResult
 
-    /// One non-blocking `send(2)` without SIGPIPE.
-    static func socketWriter(_ descriptor: FileDescriptor, _ bytes: UnsafeRawBufferPointer) -> Int {
-        let count = Glibc.send(descriptor.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-        return count >= 0 ? count : -Int(Glibc.errno)
+    /// One non-blocking `send(2)` without SIGPIPE, retried when interrupted.
+    static func socketWriter(_ descriptor: FileDescriptor, _ bytes: UnsafeRawBufferPointer) throws(SystemError) -> WriteResult {
+        do {
+            return .wrote(try syscall("send", onInterrupt: .retry) {
+                Glibc.send(descriptor.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            })
+        } catch where error.errno == .wouldBlock {
+            return .wouldBlock
+        }
     }
 
     public let path: String
@@ -232,7 +212,7 @@ public final class UnixSocketServer {
     public func readingStatus(_ id: ClientID) -> (unread: Int, sent: UInt64)? {
         guard let client = clients[id] else { return nil }
         var inSocket: Int32 = 0
-        if ioctl(client.descriptor.rawValue, UInt(TIOCOUTQ), &inSocket) == -1 { inSocket = 0 }
+        do { try syscall("ioctl(TIOCOUTQ)", path: path, onInterrupt: .retry) { ioctl(client.descriptor.rawValue, UInt(TIOCOUTQ), &inSocket) } } catch { inSocket = 0 }
         return (client.queue.pending + Int(inSocket), client.sent)
     }
 
@@ -241,12 +221,19 @@ public final class UnixSocketServer {
     public func flush(_ id: ClientID) -> ServerEvent? {
         guard let client = clients[id] else { return nil }
         let descriptor = client.descriptor, writer = self.writer
-        guard let error = client.queue.flush({ bytes in
-            let written = writer(descriptor, bytes)
-            if written > 0 { client.sent &+= UInt64(written) }
-            return written
-        }) else { return nil }
-        return drop(id, .failed(SystemError(operation: "send", path: path, errno: Errno(rawValue: error))))
+        var failure: SystemError?
+        let flushed = client.queue.flush { bytes in
+            do throws(SystemError) {
+                let result = try writer(descriptor, bytes)
+                if case .wrote(let written) = result, written > 0 { client.sent &+= UInt64(written) }
+                return result
+            } catch {
+                failure = error
+                return .failed
+            }
+        }
+        guard !flushed, let failure else { return nil }
+        return drop(id, .failed(SystemError(operation: failure.operation, path: path, errno: failure.errno)))
     }
 
     /// Reads and discards what the client sent (call on `.readable`, `.hangup` or `.error`);

@@ -1,5 +1,6 @@
 import GesturedBenchKit
 import GesturedCore
+import GesturedIO
 import Glibc
 
 /// Read-to-write time of a pass-through device (issue 12): per frame, from the frame's events
@@ -12,11 +13,10 @@ enum ForwardingBenchmarks {
     static let targetP99Microseconds = 50.0
 
     static func run(runs: Int, log: (String) -> Void) throws -> [Figure] {
-        let sink = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        guard sink >= 0 else {
+        guard let sink = try? FileDescriptor.open("/dev/null", flags: O_WRONLY) else {
             return [Figure(name: "pass-through read-to-write p99", unit: "µs", samples: [], note: "cannot open /dev/null")]
         }
-        defer { close(sink) }
+        defer { try? sink.close() }
         var figures: [Figure] = []
         for scenario in Scenario.all where scenario.passThrough {
             let stream = FrameStream.generate(scenario.gesture, frames: CoreBenchmarks.frames)
@@ -33,7 +33,10 @@ enum ForwardingBenchmarks {
                         buffer.removeAll(keepingCapacity: true)
                         for e in runner.cloneEvents { buffer.append(KernelEvent(type: e.type, code: e.code, value: e.value)) }
                         let size = buffer.count * MemoryLayout<KernelEvent>.stride
-                        written += buffer.withUnsafeBytes { Glibc.write(sink, $0.baseAddress, size) } == size ? 1 : 0
+                        let count = buffer.withUnsafeBytes { bytes in
+                            try? GesturedIO.syscall("write", onInterrupt: .retry) { Glibc.write(sink.rawValue, bytes.baseAddress, size) }
+                        }
+                        written += count == size ? 1 : 0
                     }
                     durations[index] = Clock.nanoseconds() - start
                 }

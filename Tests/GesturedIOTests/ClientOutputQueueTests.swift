@@ -102,18 +102,18 @@ import Testing
         _ = queue.enqueue(Array("moved t1 1 xxxxxxx\n".utf8), merge: .newest(Self.touch1))
         _ = queue.enqueue(Array("moved t1 2 xxxxxxx\n".utf8), merge: .newest(Self.touch1))
         var writes: [String] = []
-        #expect(queue.flush { bytes in writes.append(String(decoding: bytes, as: UTF8.self)); return 5 } == nil)
+        #expect(queue.flush { bytes in writes.append(String(decoding: bytes, as: UTF8.self)); return .wrote(5) })
         #expect(writes == ["moved t1 1 xxxxxxx\nmoved t1 2 xxxxxxx\n"])
         #expect(queue.isBlocked && queue.pending == 33)
         // Past the soft bound (40): the older whole moves go, the partly written one stays.
         for seq in 3...5 { _ = queue.enqueue(Array("moved t1 \(seq) xxxxxxx\n".utf8), merge: .newest(Self.touch1)) }
         #expect(queue.queuedLines == [" t1 1 xxxxxxx\n", "moved t1 5 xxxxxxx\n"])
         #expect(queue.coalescedLines == 3)
-        // EAGAIN writes nothing; a socket error is reported.
-        #expect(queue.flush { _ in -Int(EAGAIN) } == nil && queue.pending == 33)
-        #expect(queue.flush { _ in -Int(EPIPE) } == EPIPE)
+        // A full socket writes nothing; a failed write is reported and leaves the queue as it was.
+        #expect(queue.flush { _ in .wouldBlock } && queue.pending == 33)
+        #expect(!queue.flush { _ in .failed } && queue.pending == 33)
         writes.removeAll()
-        #expect(queue.flush { bytes in writes.append(String(decoding: bytes, as: UTF8.self)); return bytes.count } == nil)
+        #expect(queue.flush { bytes in writes.append(String(decoding: bytes, as: UTF8.self)); return .wrote(bytes.count) })
         #expect(writes == [" t1 1 xxxxxxx\nmoved t1 5 xxxxxxx\n"] && queue.pending == 0 && !queue.isBlocked)
     }
 

@@ -277,9 +277,9 @@ func fileExists(_ path: String) -> Bool {
     @Test func oneSendPerClientForAMultiLineFrame() throws {
         let directory = try TestEnvironment.TemporaryDirectory()
         let writes = Writes()
-        let server = try UnixSocketServer(path: directory.path + "/g.sock") { descriptor, bytes in
+        let server = try UnixSocketServer(path: directory.path + "/g.sock") { (descriptor, bytes) throws(SystemError) in
             writes.byClient[descriptor.rawValue, default: 0] += 1
-            return UnixSocketServer.socketWriter(descriptor, bytes)
+            return try UnixSocketServer.socketWriter(descriptor, bytes)
         }
         defer { server.close() }
         let clients = try (0..<3).map { _ in try LineClient(path: server.path, deadline: deadline(milliseconds: 5000)) }
@@ -312,9 +312,9 @@ func fileExists(_ path: String) -> Bool {
         let directory = try TestEnvironment.TemporaryDirectory()
         let writes = Writes()
         var full = true
-        let server = try UnixSocketServer(path: directory.path + "/g.sock") { descriptor, bytes in
+        let server = try UnixSocketServer(path: directory.path + "/g.sock") { (descriptor, bytes) throws(SystemError) in
             writes.byClient[descriptor.rawValue, default: 0] += 1
-            return full ? -Int(EAGAIN) : UnixSocketServer.socketWriter(descriptor, bytes)
+            return try full ? .wouldBlock : UnixSocketServer.socketWriter(descriptor, bytes)
         }
         defer { server.close() }
         let client = try LineClient(path: server.path, deadline: deadline(milliseconds: 5000))

@@ -24,6 +24,17 @@ public enum LineMerge: Hashable, Sendable {
     }
 }
 
+/// What one write of a client's pending bytes did, as the shell's writer tells the queue: the
+/// system's error numbers stay in the shell, which retries an interrupted call itself.
+public enum WriteResult: Hashable, Sendable {
+    /// The socket took this many bytes (it may take fewer than offered).
+    case wrote(Int)
+    /// The socket is full: nothing was taken; wait for it to become writable.
+    case wouldBlock
+    /// The write failed; the writer keeps why (the client is to be dropped).
+    case failed
+}
+
 /// What merges: one recognizer's gesture (its name on its view), or one touch.
 public enum MergeKey: Hashable, Sendable {
     case gesture(name: String, view: String)
@@ -85,20 +96,15 @@ public struct ClientOutputQueue {
         return pending <= hardLimit
     }
 
-    /// Linux's errno values the writer's negative results can carry and the queue acts on.
-    static let interrupted: Int32 = 4, wouldBlock: Int32 = 11   // EINTR, EAGAIN
-
-    /// Writes what is pending with one call of `write`, which returns the count written or a
-    /// negative errno (EINTR is retried; EAGAIN means none). Returns the errno of a failure.
-    public mutating func flush(_ write: (UnsafeRawBufferPointer) -> Int) -> Int32? {
-        guard pending > 0 else { isBlocked = false; return nil }
-        var count: Int
-        repeat {
-            count = bytes.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[sent...])) }
-        } while count == -Int(Self.interrupted)
-        if count < 0 {
-            guard count == -Int(Self.wouldBlock) else { return Int32(-count) }
-            count = 0
+    /// Writes what is pending with one call of `write`.
+    /// - Returns: false when the write failed (the queue is left as it was).
+    public mutating func flush(_ write: (UnsafeRawBufferPointer) -> WriteResult) -> Bool {
+        guard pending > 0 else { isBlocked = false; return true }
+        let count: Int
+        switch bytes.withUnsafeBytes({ write(UnsafeRawBufferPointer(rebasing: $0[sent...])) }) {
+        case .wrote(let written): count = min(max(written, 0), pending)
+        case .wouldBlock: count = 0
+        case .failed: return false
         }
         sent += count
         while head < lines.count && lines[head].end <= sent { head += 1 }
@@ -113,7 +119,7 @@ public struct ClientOutputQueue {
             for i in lines.indices { lines[i].start -= sent; lines[i].end -= sent }
             (sent, head) = (0, 0)
         }
-        return nil
+        return true
     }
 
     /// Drops every mergeable line that a newer line of the same key follows with no transition

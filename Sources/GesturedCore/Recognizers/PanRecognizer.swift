@@ -9,22 +9,12 @@
 /// - Before it began, more touches than the maximum fail it; after, extra touches are ignored.
 /// - Ends when the count of its touches falls below the minimum (for the default minimum of 1:
 ///   when the last finger lifts), with the release velocity; a cancelled touch cancels it.
+/// Its lifecycle is the one of every continuous recognizer (`ContinuousGesture`).
 /// See docs/RECOGNIZERS.md for the diagram; a change to one is a change to both.
-public struct PanRecognizer: Sendable {
+public struct PanRecognizer: Sendable, ContinuousGesture {
     public let parameters: PanParameters
 
-    enum State: Sendable {
-        /// No touch yet.
-        case idle
-        /// Touches down, not yet past the slop.
-        case tracking
-        /// Began; `changed` on every frame that moves its touches.
-        case running
-        /// Ended, cancelled or failed: deaf until reset.
-        case finished
-    }
-
-    private(set) var state = State.idle
+    var phase = ContinuousPhase<Void>.idle
     private var touches = TouchGroup()
     private var velocity = VelocityTracker()
     /// Touches lifted during the current frame, while running.
@@ -35,7 +25,7 @@ public struct PanRecognizer: Sendable {
     var deadline: Instant? { nil }
 
     mutating func reset() {
-        state = .idle
+        phase = .idle
         touches.removeAll()
         velocity.removeAll()
     }
@@ -46,23 +36,18 @@ public struct PanRecognizer: Sendable {
         var moved = false
         if !lifted.isEmpty { lifted.removeAll(keepingCapacity: true) }   // the call costs ~90 on an empty array
         let steady = TouchGroup.allMoves(updates)
-        if steady, case .running = state {
-            // A steady frame: the moves in one pass (what the loop below does with them).
+        if steady, case .running = phase {
+            // A steady frame: the moves in one pass (what `run` does with them).
             moved = touches.moveAll(updates)
-        } else if steady, case .tracking = state {
+        } else if steady, case .tracking = phase {
             // Re-basing after every move below the minimum leaves the origin where the last
             // one puts it: once is the same.
             touches.moveAll(updates)
-            if touches.count < parameters.minimumNumberOfTouches { touches.restartTranslation() }
-        } else {
-            for update in updates {
-                let proposal = handle(update, now: now, moved: &moved)
-                if case .none = proposal { continue }
-                state = .finished
-                return proposal
-            }
+            followBelowMinimum()
+        } else if let proposal = handleInOrder(updates, now: now, moved: &moved) {
+            return proposal
         }
-        switch state {
+        switch phase {
         case .idle, .finished:
             return .none
         case .running where !lifted.isEmpty:
@@ -70,8 +55,7 @@ public struct PanRecognizer: Sendable {
             // reported with all of them.
             velocity.add(now, x: touches.translation.dx, y: touches.translation.dy)
             if touches.count - lifted.count < parameters.minimumNumberOfTouches {
-                state = .finished
-                return .end(sample())
+                return finish(.end(sample()))
             }
             for id in lifted { touches.remove(id) }
             return .change(sample())
@@ -79,8 +63,7 @@ public struct PanRecognizer: Sendable {
             let (centroid, translation) = touches.measured
             velocity.add(now, x: translation.dx, y: translation.dy)
             guard inRange(touches.count), translation.length > parameters.slop.points else { return .none }
-            state = .running
-            return .begin(sample(centroid, translation))
+            return begin((), sample(centroid, translation))
         case .running:
             guard moved else { return .none }
             let (centroid, translation) = touches.measured
@@ -89,46 +72,55 @@ public struct PanRecognizer: Sendable {
         }
     }
 
-    /// One update; a proposal other than `.none` finishes the recognizer.
-    private mutating func handle(_ update: TouchUpdate, now: Instant, moved: inout Bool) -> Proposal {
-        switch (state, update.phase) {
-        case (.finished, _):
-            return .none
-        case (.idle, .began):
-            touches.add(update.id, at: update.location)
-            state = .tracking
-        case (.idle, .moved), (.idle, .ended), (.idle, .cancelled):
-            // A touch that went down before this recognizer was listening: not part of the pan.
-            return .none
-        case (.tracking, .began):
+    func follows(_ id: TouchID) -> Bool { touches.contains(id) }
+
+    mutating func start(_ update: TouchUpdate) -> Proposal {
+        touches.add(update.id, at: update.location)
+        followBelowMinimum()
+        return .none
+    }
+
+    mutating func track(_ update: TouchUpdate) -> Proposal {
+        switch update.phase {
+        case .began:
             touches.add(update.id, at: update.location)
             if let maximum = parameters.maximumNumberOfTouches, touches.count > maximum {
                 return .fail(.tooManyTouches(count: touches.count, limit: maximum))
             }
-        case (.tracking, .moved):
+        case .moved:
             touches.move(update.id, to: update.location)
-        case (.tracking, .ended):
+        case .ended:
             touches.move(update.id, to: update.location)
             touches.remove(update.id)
             if touches.isEmpty { return .fail(.liftedBeforeMovement(slop: parameters.slop.points)) }
-        case (.tracking, .cancelled):
-            if touches.contains(update.id) { return .fail(.touchCancelled) }
-        case (.running, .began):
+        case .cancelled:
+            break   // the lifecycle's
+        }
+        followBelowMinimum()
+        return .none
+    }
+
+    mutating func run(_ update: TouchUpdate, _ running: Void, now: Instant, moved: inout Bool) -> Proposal {
+        switch update.phase {
+        case .began:
             // Beyond the maximum, a finger is ignored; within it, it joins without a jump.
             guard parameters.maximumNumberOfTouches.map({ touches.count < $0 }) ?? true else { return .none }
             touches.add(update.id, at: update.location)
             moved = true
-        case (.running, .moved):
+        case .moved:
             if touches.move(update.id, to: update.location) != nil { moved = true }
-        case (.running, .ended):
+        case .ended:
             if touches.move(update.id, to: update.location) != nil { lifted.append(update.id) }
-        case (.running, .cancelled):
-            if touches.contains(update.id) { return .cancel }
-        }
-        if case .tracking = state, touches.count < parameters.minimumNumberOfTouches {
-            touches.restartTranslation()
+        case .cancelled:
+            break   // the lifecycle's
         }
         return .none
+    }
+
+    /// While fewer than the minimum are down, the reference follows the centroid: movement
+    /// counts only once enough fingers are down.
+    private mutating func followBelowMinimum() {
+        if touches.count < parameters.minimumNumberOfTouches { touches.restartTranslation() }
     }
 
     private func inRange(_ count: Int) -> Bool {

@@ -11,24 +11,17 @@
 /// - A second touch before `began` fails it; after, extra touches are ignored. It ends when its
 ///   touch lifts, with the release velocity, and is cancelled when it is cancelled.
 /// In a corner within the zone of two edges, the edge it moves most directly away from wins.
+/// Its lifecycle is the one of every continuous recognizer (`ContinuousGesture`); running, it
+/// carries the edge it moves away from.
 /// See docs/RECOGNIZERS.md for the diagram; a change to one is a change to both.
-public struct ScreenEdgePanRecognizer: Sendable {
+public struct ScreenEdgePanRecognizer: Sendable, ContinuousGesture {
     public let parameters: ScreenEdgePanParameters
     /// The screen's size in points: where the right and bottom edges are.
     public let screen: Size
 
-    enum State: Sendable {
-        /// No touch yet.
-        case idle
-        /// One touch down in the zone of at least one configured edge, not yet past the slop.
-        case tracking
-        /// Began, moving away from `edge`.
-        case running(edge: ScreenEdge)
-        /// Ended, cancelled or failed: deaf until reset.
-        case finished
-    }
-
-    private(set) var state = State.idle
+    /// Tracking: one touch down in the zone of at least one configured edge, not yet past the
+    /// slop. Running: moving away from its edge.
+    var phase = ContinuousPhase<ScreenEdge>.idle
     private var touches = TouchGroup()
     private var velocity = VelocityTracker()
 
@@ -40,7 +33,7 @@ public struct ScreenEdgePanRecognizer: Sendable {
     var deadline: Instant? { nil }
 
     mutating func reset() {
-        state = .idle
+        phase = .idle
         touches.removeAll()
         velocity.removeAll()
     }
@@ -49,20 +42,13 @@ public struct ScreenEdgePanRecognizer: Sendable {
 
     mutating func handle(_ updates: ArraySlice<TouchUpdate>, now: Instant) -> Proposal {
         var moved = false
-        for update in updates {
-            let proposal = handle(update, now: now, moved: &moved)
-            if case .none = proposal { continue }
-            state = .finished
-            return proposal
-        }
-        switch state {
+        if let proposal = handleInOrder(updates, now: now, moved: &moved) { return proposal }
+        switch phase {
         case .idle, .finished:
             return .none
         case .tracking:
             velocity.add(now, x: touches.translation.dx, y: touches.translation.dy)
-            let proposal = judge()
-            if case .fail = proposal { state = .finished }
-            return proposal
+            return judge()
         case .running(let edge):
             guard moved else { return .none }
             velocity.add(now, x: touches.translation.dx, y: touches.translation.dy)
@@ -70,38 +56,43 @@ public struct ScreenEdgePanRecognizer: Sendable {
         }
     }
 
-    private mutating func handle(_ update: TouchUpdate, now: Instant, moved: inout Bool) -> Proposal {
-        switch (state, update.phase) {
-        case (.finished, _):
-            return .none
-        case (.idle, .began):
-            guard ScreenEdge.allCases.contains(where: { isNear($0, update.location) }) else {
-                return .fail(.notAtEdge(zone: parameters.edgeZoneWidth.points))
-            }
-            touches.add(update.id, at: update.location)
-            state = .tracking
-        case (.idle, .moved), (.idle, .ended), (.idle, .cancelled):
-            // A touch that went down before this recognizer was listening.
-            return .none
-        case (.tracking, .began):
+    func follows(_ id: TouchID) -> Bool { touches.contains(id) }
+
+    mutating func start(_ update: TouchUpdate) -> Proposal {
+        guard ScreenEdge.allCases.contains(where: { isNear($0, update.location) }) else {
+            return .fail(.notAtEdge(zone: parameters.edgeZoneWidth.points))
+        }
+        touches.add(update.id, at: update.location)
+        return .none
+    }
+
+    mutating func track(_ update: TouchUpdate) -> Proposal {
+        switch update.phase {
+        case .began:
             return .fail(.secondTouch)
-        case (.tracking, .moved):
+        case .moved:
             touches.move(update.id, to: update.location)
-        case (.tracking, .ended), (.tracking, .cancelled):
-            if touches.contains(update.id) {
-                return .fail(update.phase == .cancelled ? .touchCancelled : .liftedBeforeMovement(slop: parameters.slop.points))
-            }
-        case (.running, .began):
+        case .ended:
+            if touches.contains(update.id) { return .fail(.liftedBeforeMovement(slop: parameters.slop.points)) }
+        case .cancelled:
+            break   // the lifecycle's
+        }
+        return .none
+    }
+
+    mutating func run(_ update: TouchUpdate, _ edge: ScreenEdge, now: Instant, moved: inout Bool) -> Proposal {
+        switch update.phase {
+        case .began:
             // One touch only: others are ignored.
             return .none
-        case (.running, .moved):
+        case .moved:
             if touches.move(update.id, to: update.location) != nil { moved = true }
-        case (.running(let edge), .ended):
+        case .ended:
             guard touches.move(update.id, to: update.location) != nil else { return .none }
             velocity.add(now, x: touches.translation.dx, y: touches.translation.dy)
             return .end(sample(edge))
-        case (.running, .cancelled):
-            if touches.contains(update.id) { return .cancel }
+        case .cancelled:
+            break   // the lifecycle's
         }
         return .none
     }
@@ -142,11 +133,8 @@ public struct ScreenEdgePanRecognizer: Sendable {
             inCone = true
             if inward > parameters.slop.points, best.map({ inward > $0.inward }) ?? true { best = (edge, inward) }
         }
-        if let best {
-            state = .running(edge: best.edge)
-            return .begin(sample(best.edge))
-        }
-        return d.length > parameters.slop.points && !inCone ? .fail(.notAwayFromEdge(slop: parameters.slop.points)) : .none
+        if let best { return begin(best.edge, sample(best.edge)) }
+        return d.length > parameters.slop.points && !inCone ? finish(.fail(.notAwayFromEdge(slop: parameters.slop.points))) : .none
     }
 
     /// `mutating`: `VelocityTracker.velocity` reads its ring in place.

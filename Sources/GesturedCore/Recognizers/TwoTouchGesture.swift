@@ -9,21 +9,12 @@
 /// - Ends when fewer than two touches remain (fingers lifting in one frame count together), with
 ///   the release velocity in the measure's unit per second; a cancelled touch cancels it (fails
 ///   before began).
+/// Its lifecycle is the one of every continuous recognizer (`ContinuousGesture`).
 /// See docs/RECOGNIZERS.md for the diagram; a change to one is a change to both.
-struct TwoTouchGesture<Measure: PairMeasure>: Sendable {
-    enum State: Sendable {
-        /// No touch yet.
-        case idle
-        /// Touches down; with a pair, measuring.
-        case tracking
-        /// Began; `changed` on every frame that moves its touches.
-        case running
-        /// Ended, cancelled or failed: deaf until reset.
-        case finished
-    }
-
+struct TwoTouchGesture<Measure: PairMeasure>: Sendable, ContinuousGesture {
     let slop: Double
-    private(set) var state = State.idle
+    /// Tracking: touches down; with a pair, measuring.
+    var phase = ContinuousPhase<Void>.idle
     private var touches = TouchGroup()
     private var velocity = VelocityTracker()
     private var measure = Measure()
@@ -33,7 +24,7 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable {
     init(slop: Double) { self.slop = slop }
 
     mutating func reset() {
-        state = .idle
+        phase = .idle
         touches.removeAll()
         velocity.removeAll()
         measure = Measure()
@@ -42,80 +33,76 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable {
     mutating func handle(_ updates: ArraySlice<TouchUpdate>, now: Instant) -> Proposal {
         var moved = false
         if !lifted.isEmpty { lifted.removeAll(keepingCapacity: true) }   // the call costs ~90 on an empty array
-        if case .running = state, TouchGroup.allMoves(updates) {
+        if case .running = phase, TouchGroup.allMoves(updates) {
             // A steady frame: the moves in one pass, the measure following each move of the
-            // pair in order (what the loop below does with them).
+            // pair in order (what `run` does with them).
             var measure = self.measure
             moved = touches.moveAll(updates) { measure.moved($0) }
             self.measure = measure
-        } else if case .tracking = state, TouchGroup.allMoves(updates) {
+        } else if case .tracking = phase, TouchGroup.allMoves(updates) {
             var measure = self.measure
             touches.moveAll(updates) { measure.moved($0) }
             self.measure = measure
-        } else {
-            for update in updates {
-                let proposal = handle(update, moved: &moved)
-                if case .none = proposal { continue }
-                state = .finished
-                return proposal
-            }
+        } else if let proposal = handleInOrder(updates, now: now, moved: &moved) {
+            return proposal
         }
-        switch state {
+        switch phase {
         case .idle, .finished:
             return .none
         case .tracking:
             guard let pair = touches.pair else { return .none }
             velocity.add(now, x: measure.value(pair))
             guard measure.departure(pair) > slop else { return .none }
-            state = .running
-            return .begin(sample(pair))
+            return begin((), sample(pair))
         case .running:
             guard moved || !lifted.isEmpty, let pair = touches.pair else { return .none }
             velocity.add(now, x: measure.value(pair))
-            if touches.count - lifted.count < 2 {
-                state = .finished
-                return .end(sample(pair))
-            }
+            if touches.count - lifted.count < 2 { return finish(.end(sample(pair))) }
             for id in lifted { removeRebasing(id) }
             return .change(sample(touches.pair!))
         }
     }
 
-    private mutating func handle(_ update: TouchUpdate, moved: inout Bool) -> Proposal {
-        switch (state, update.phase) {
-        case (.finished, _):
-            return .none
-        case (.idle, .began):
-            touches.add(update.id, at: update.location)
-            state = .tracking
-        case (.idle, .moved), (.idle, .ended), (.idle, .cancelled):
-            // A touch that went down before this recognizer was listening.
-            return .none
-        case (.tracking, .began):
+    func follows(_ id: TouchID) -> Bool { touches.contains(id) }
+
+    mutating func start(_ update: TouchUpdate) -> Proposal {
+        touches.add(update.id, at: update.location)
+        return .none
+    }
+
+    mutating func track(_ update: TouchUpdate) -> Proposal {
+        switch update.phase {
+        case .began:
             let forms = touches.count == 1
             touches.add(update.id, at: update.location)
             if forms, let pair = touches.pair {
                 measure.formed(pair)
                 velocity.removeAll()
             }
-        case (.tracking, .moved):
+        case .moved:
             move(update)
-        case (.tracking, .ended):
+        case .ended:
             move(update)
             removeRebasing(update.id)
             if touches.isEmpty { return .fail(.liftedBeforeMovement(slop: slop, unit: Measure.slopUnit)) }
-        case (.tracking, .cancelled):
-            if touches.contains(update.id) { return .fail(.touchCancelled) }
-        case (.running, .began):
+        case .cancelled:
+            break   // the lifecycle's
+        }
+        return .none
+    }
+
+    mutating func run(_ update: TouchUpdate, _ running: Void, now: Instant, moved: inout Bool) -> Proposal {
+        switch update.phase {
+        case .began:
             // Carried along: the pair is unchanged, only `touches` changes.
             touches.add(update.id, at: update.location)
             moved = true
-        case (.running, .moved):
+        case .moved:
             if move(update) { moved = true }
-        case (.running, .ended):
+        case .ended:
             if move(update) { lifted.append(update.id) }
-        case (.running, .cancelled):
-            if touches.contains(update.id) { return .cancel }
+        case .cancelled:
+            break   // the lifecycle's
         }
         return .none
     }

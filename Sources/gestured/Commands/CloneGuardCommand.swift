@@ -9,7 +9,10 @@ enum CloneGuardCommand {
     static func run(slots: Int, style: CancelStyle, touchButton: Bool) throws(CommandFailure) {
         let uinput = FileDescriptor(rawValue: CloneGuard.uinputDescriptor)
         let control = FileDescriptor(rawValue: CloneGuard.controlDescriptor)
-        guard fcntl(uinput.rawValue, F_GETFD) != -1, fcntl(control.rawValue, F_GETFD) != -1 else {
+        func isOpen(_ descriptor: FileDescriptor) -> Bool {
+            (try? GesturedIO.syscall("fcntl(F_GETFD)", onInterrupt: .retry) { fcntl(descriptor.rawValue, F_GETFD) }) != nil
+        }
+        guard isOpen(uinput), isOpen(control) else {
             throw CommandFailure(ExitStatus.usage, "gestured clone-guard: descriptors 3 and 4 are not open; the daemon starts it")
         }
         // A reload's SIGHUP is the daemon's: the guard ignores it, and ends on SIGTERM or SIGINT

@@ -5,7 +5,7 @@ import GesturedConfig
 /// key path and line:column"): each names one of the files read, a line and column inside that
 /// file's text, and a key path that names a value of the document (or, for the document's own
 /// problems, the root: an empty path). When `JSONDecoder` accepts the text, the syntax is valid
-/// and no diagnostic may say otherwise (the loader's locator must accept what the decoder does).
+/// and no diagnostic may say otherwise (the loader's parser must accept what the decoder does).
 struct DiagnosticCheck {
     /// The files the loader was given or read, by name: their bytes.
     var files: [String: [UInt8]]
@@ -23,20 +23,19 @@ struct DiagnosticCheck {
         let scalars = String(decoding: lines[d.line - 1], as: UTF8.self).unicodeScalars.count
         try require(d.column <= scalars + 1, "diagnostic at column \(d.column) of a line of \(scalars) characters: \(d)")
         try require(!d.message.isEmpty, "diagnostic without a message: \(d)")
-        // A syntax error stops the loader before `JSONDecoder` sees the text, and the decoder
-        // must not see it here either: it traps on some texts the locator rejects (`1e-`).
+        // The decoder must not see a text the parser calls wrong: it traps on some (`1e-`).
         guard !Self.syntaxMessages.contains(where: { d.message.hasPrefix($0) }) else { return }
         guard let tree = JSONTree.decode(bytes) else {
             // A syntax error: where the text went wrong, inside whichever value was being read.
-            try require(!d.message.contains("JSONDecoder rejected"), "the locator and the decoder disagree: \(d)")
+            try require(!d.message.contains("JSONDecoder rejected"), "the parser and the decoder disagree: \(d)")
             return
         }
-        try require(!d.message.contains("JSONDecoder rejected"), "the locator and the decoder disagree: \(d)")
+        try require(!d.message.contains("JSONDecoder rejected"), "the parser and the decoder disagree: \(d)")
         try require(Self.resolves(d.keyPath[...], in: tree, atRoot: true),
                     "diagnostic's key path names no value of the document: \(d)")
     }
 
-    /// How the loader's syntax errors (`JSON5Locator`, and the UTF-8 check) begin; no error about
+    /// How the loader's syntax errors (`JSON5Parser`, and the UTF-8 check) begin; no error about
     /// a document's meaning begins this way.
     static let syntaxMessages = ["control character", "escape sequences are not allowed", "expected ',' or", "expected ':'", "expected a key",
                                  "expected a value", "invalid ", "nesting is deeper", "number is out of range",
@@ -88,7 +87,7 @@ struct DiagnosticCheck {
     }
 }
 
-/// A JSON5 document as `JSONDecoder` (`allowsJSON5`) reads it: the reference the locator's
+/// A JSON5 document as `JSONDecoder` (`allowsJSON5`) reads it: the reference the parser's
 /// syntax errors and the diagnostics' key paths are checked against.
 indirect enum JSONTree: Decodable {
     case null, bool(Bool), number(Double), string(String)
@@ -120,7 +119,7 @@ indirect enum JSONTree: Decodable {
         }
     }
 
-    /// The text and a line break, as the loader gives it (`JSONValue.decoderInput`): JSONDecoder
+    /// The text and a line break, as the loader gave it before it had its own parser: JSONDecoder
     /// reads a number that ends its input on past the buffer and traps when digits lie there, so
     /// the reference must not be handed the bare text either (the strokes target's run of
     /// 1,113,169 inputs stopped in this decoder, on `// comment` and a line `0`).

@@ -17,9 +17,13 @@ enum SocketProbe {
                 return socket
             }
         }
-        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else {
-            socket.reach = .failed("socket: \(Errno.current)")
+        let fd: Int32
+        do {
+            fd = try GesturedIO.syscall("socket", onInterrupt: .fail) {
+                Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            }
+        } catch {
+            socket.reach = .failed("socket: \(error.errno)")
             return socket
         }
         defer { Glibc.close(fd) }

@@ -1,168 +1,8 @@
-/// Where each key and value of a JSON5 document starts, by key path.
-///
-/// `JSONDecoder` decodes the document but reports neither line nor column, so the locator scans
-/// the same text first and remembers positions; diagnostics then look them up by key path.
-struct SourceMap {
-    /// Key path (`views[0].frame`) → byte offset of the value's first character.
-    var valueOffsets: [String: Int] = [:]
-    /// Key path → byte offset of the member's key, so an unknown key can be pointed at itself.
-    var keyOffsets: [String: Int] = [:]
-    /// Keys that occur again in the same object. `JSONDecoder` silently keeps the first
-    /// occurrence, which hides the second from the user, so each repeat is an error.
-    var duplicateKeys: [DuplicateKey] = []
-
-    struct DuplicateKey {
-        var path: String
-        var offset: Int
-        var firstOffset: Int
-    }
-}
-
-/// The first syntax error of a document: where, inside which value, and what was expected.
-struct JSON5SyntaxError: Error {
-    var offset: Int
-    var path: String
-    var message: String
-}
-
-/// A scanner for the JSON5 that `JSONDecoder(allowsJSON5)` accepts: it finds the first syntax
-/// error with a precise message, or records the start of every key and value in a `SourceMap`.
-///
-/// It accepts exactly what the decoder accepts, which is slightly less than the JSON5 spec:
-/// comments, trailing commas, unquoted identifier keys (no escapes in them), single-quoted
-/// strings, `\x` escapes and escaped line breaks, hex numbers up to 2^53, leading or trailing
-/// decimal points, a leading `+`, `Infinity` and `NaN`. Not accepted (the decoder rejects them
-/// too): `\0`, `\v` and unknown escapes, raw control characters in strings, and non-ASCII
-/// white space.
-struct JSON5Locator {
-    /// Deeper documents are rejected rather than risking the stack; a configuration needs ~20.
-    static let maximumDepth = 128
-
-    private let bytes: [UInt8]
-    private let source: SourceText
-    private var i = 0
-    private var map = SourceMap()
-
-    private init(_ source: SourceText) {
-        self.source = source
-        bytes = source.bytes
-    }
-
-    /// Scans the whole document.
-    /// - Returns: the positions of every key and value.
-    /// - Throws: the first syntax error.
-    static func locate(_ source: SourceText) throws(JSON5SyntaxError) -> SourceMap {
-        var locator = JSON5Locator(source)
-        if locator.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { locator.i = 3 }  // byte order mark
-        try locator.value(path: "", depth: 0, record: true)
-        try locator.skipTrivia(path: "")
-        if locator.i < locator.bytes.count {
-            throw locator.error("unexpected \(locator.found()) after the end of the document", path: "")
-        }
-        return locator.map
-    }
-
-    // MARK: Values
-
-    private mutating func value(path: String, depth: Int, record: Bool) throws(JSON5SyntaxError) {
-        try skipTrivia(path: path)
-        guard let c = peek() else { throw error("expected a value, found end of file", path: path) }
-        if record { map.valueOffsets[path] = i }
-        switch c {
-        case UInt8(ascii: "{"): try object(path: path, depth: depth + 1, record: record)
-        case UInt8(ascii: "["): try array(path: path, depth: depth + 1, record: record)
-        case UInt8(ascii: "\""), UInt8(ascii: "'"): _ = try string(path: path)
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."):
-            try number(path: path)
-        case _ where matches("Infinity") || matches("NaN"):
-            try number(path: path)
-        default:
-            let start = i
-            guard keyCharacter(first: true) != nil else { throw error("expected a value, found \(found())", path: path) }
-            let word = identifier()
-            if word != "true" && word != "false" && word != "null" {
-                throw error("expected a value, found '\(word)' (strings need quotes)", path: path, at: start)
-            }
-        }
-    }
-
-    private mutating func object(path: String, depth: Int, record: Bool) throws(JSON5SyntaxError) {
-        let open = i
-        guard depth <= Self.maximumDepth else {
-            throw error("nesting is deeper than \(Self.maximumDepth) levels", path: path)
-        }
-        i += 1
-        var firstKeyOffsets: [String: Int] = [:]
-        while true {
-            try skipTrivia(path: path)
-            guard let c = peek() else { throw unclosed(open, path: path) }
-            if c == UInt8(ascii: "}") { i += 1; return }
-            let keyOffset = i
-            let key: String
-            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
-                key = try string(path: path)
-            } else if keyCharacter(first: true) != nil {
-                key = identifier()
-                if peek() == UInt8(ascii: "\\") {
-                    throw error("escape sequences are not allowed in unquoted keys; put the key in quotes",
-                                path: path)
-                }
-            } else {
-                throw error("expected a key (a string or an identifier), found \(found())", path: path)
-            }
-            let memberPath = path.isEmpty ? key : path + "." + key
-            var recordMember = record
-            if let first = firstKeyOffsets[key] {
-                if record { map.duplicateKeys.append(.init(path: memberPath, offset: keyOffset, firstOffset: first)) }
-                recordMember = false
-            } else {
-                firstKeyOffsets[key] = keyOffset
-                if record { map.keyOffsets[memberPath] = keyOffset }
-            }
-            try skipTrivia(path: path)
-            guard peek() == UInt8(ascii: ":") else {
-                throw error(peek() == nil ? "unexpected end of file after key \"\(key)\""
-                                          : "expected ':' after key \"\(key)\"", path: path)
-            }
-            i += 1
-            try value(path: memberPath, depth: depth, record: recordMember)
-            try skipTrivia(path: path)
-            switch peek() {
-            case UInt8(ascii: ","): i += 1
-            case UInt8(ascii: "}"): i += 1; return
-            case nil: throw unclosed(open, path: path)
-            default: throw error("expected ',' or '}' after object member", path: path)
-            }
-        }
-    }
-
-    private mutating func array(path: String, depth: Int, record: Bool) throws(JSON5SyntaxError) {
-        let open = i
-        guard depth <= Self.maximumDepth else {
-            throw error("nesting is deeper than \(Self.maximumDepth) levels", path: path)
-        }
-        i += 1
-        var index = 0
-        while true {
-            try skipTrivia(path: path)
-            guard let c = peek() else { throw unclosed(open, path: path) }
-            if c == UInt8(ascii: "]") { i += 1; return }
-            try value(path: "\(path)[\(index)]", depth: depth, record: record)
-            index += 1
-            try skipTrivia(path: path)
-            switch peek() {
-            case UInt8(ascii: ","): i += 1
-            case UInt8(ascii: "]"): i += 1; return
-            case nil: throw unclosed(open, path: path)
-            default: throw error("expected ',' or ']' after array element", path: path)
-            }
-        }
-    }
-
-    // MARK: Tokens
-
+/// The tokens of JSON5: strings, numbers, identifiers, white space and comments, read at the
+/// cursor of a `JSON5Parser` (whose doc comment says which JSON5 it accepts).
+extension JSON5Parser {
     /// A quoted string; returns its decoded contents (keys need them for their key paths).
-    private mutating func string(path: String) throws(JSON5SyntaxError) -> String {
+    mutating func string(path: String) throws(JSON5SyntaxError) -> String {
         let start = i
         let quote = bytes[i]
         i += 1
@@ -188,8 +28,12 @@ struct JSON5Locator {
             case UInt8(ascii: "n"): out.append(0x0A)
             case UInt8(ascii: "r"): out.append(0x0D)
             case UInt8(ascii: "t"): out.append(0x09)
-            case 0x0A: break                                          // escaped line break
-            case 0x0D: if peek() == 0x0A { i += 1 }
+            // An escaped line break stays in the string, as JSONDecoder reads it (the JSON5 spec
+            // would drop it).
+            case 0x0A: out.append(0x0A)
+            case 0x0D:
+                out.append(0x0D)
+                if peek() == 0x0A { out.append(0x0A); i += 1 }
             case UInt8(ascii: "x"):
                 guard let v = hexDigits(2) else { throw error("invalid \\x escape: expected 2 hex digits", path: path, at: escape) }
                 // JSONDecoder refuses an escaped NUL (\x00, \u0000), as it refuses \0.
@@ -220,12 +64,17 @@ struct JSON5Locator {
         }
     }
 
-    private mutating func number(path: String) throws(JSON5SyntaxError) {
+    /// A number's value, as `Double` reads its digits (correctly rounded); hex numbers exactly.
+    mutating func number(path: String) throws(JSON5SyntaxError) -> Double {
         let start = i
-        if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { i += 1 }
+        let negative = peek() == UInt8(ascii: "-")
+        if peek() == UInt8(ascii: "+") || negative { i += 1 }
+        let sign: Double = negative ? -1 : 1
         if matches("Infinity") || matches("NaN") {
-            i += matches("NaN") ? 3 : 8
-            return try endOfNumber(start, path: path)
+            let infinite = matches("Infinity")
+            i += infinite ? 8 : 3
+            try endOfNumber(start, path: path)
+            return infinite ? sign * .infinity : .nan
         }
         if peek() == UInt8(ascii: "0"), i + 1 < bytes.count, bytes[i + 1] | 0x20 == UInt8(ascii: "x") {
             i += 2
@@ -238,7 +87,7 @@ struct JSON5Locator {
             guard digits > 0 else { throw error("invalid number: expected hex digits after '0x'", path: path, at: start) }
             try endOfNumber(start, path: path)
             if tooLarge { throw error("number is too large (hex numbers may be at most 0x20000000000000)", path: path, at: start) }
-            return
+            return sign * Double(value)
         }
         let integer = digits()
         if integer.count > 1 && integer.first == UInt8(ascii: "0") {
@@ -257,8 +106,8 @@ struct JSON5Locator {
         }
         try endOfNumber(start, path: path)
         // JSONDecoder (swift-foundation, Swift 6.3) cannot read an unsigned zero with a one-digit
-        // exponent, `0e5` or `0E9` (it reads `0e0`, `0e10`, `-0e5`, `0.0e5`), and says so without a
-        // place: refuse it here, where the error can say where.
+        // exponent, `0e5` or `0E9` (it reads `0e0`, `0e10`, `-0e5`, `0.0e5`): refused here too, so
+        // that a file means the same to both.
         if i - start == 3, bytes[start] == UInt8(ascii: "0"), bytes[start + 1] | 0x20 == UInt8(ascii: "e"),
            (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(bytes[start + 2]) {
             throw error("invalid number: JSONDecoder cannot read a zero with a one-digit exponent; write 0", path: path, at: start)
@@ -268,27 +117,28 @@ struct JSON5Locator {
         guard let v = Double(text), v.isFinite else {
             throw error("number is out of range", path: path, at: start)
         }
-        // Too small as well: JSONDecoder refuses a number whose digits are not all zero but that
-        // rounds to zero (below 4.9e-324, `1e-400`), where `Double` gives 0.
+        // Too small as well, as JSONDecoder has it: a number whose digits are not all zero but
+        // that rounds to zero (below 4.9e-324, `1e-400`), where `Double` gives 0.
         if v == 0, (integer + fraction).contains(where: { $0 != UInt8(ascii: "0") }) {
             throw error("number is out of range (too close to zero)", path: path, at: start)
         }
+        return sign * v
     }
 
     /// A number must not run into letters or digits ("12px", "0x1g", "1.2.3").
-    private func endOfNumber(_ start: Int, path: String) throws(JSON5SyntaxError) {
+    func endOfNumber(_ start: Int, path: String) throws(JSON5SyntaxError) {
         if let c = peek(), isIdentifierPart(c) || c >= 0x80 || c == UInt8(ascii: ".") {
             throw error("invalid number", path: path, at: start)
         }
     }
 
-    private mutating func digits() -> [UInt8] {
+    mutating func digits() -> [UInt8] {
         let start = i
         while let c = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) { i += 1 }
         return Array(bytes[start..<i])
     }
 
-    private mutating func identifier() -> String {
+    mutating func identifier() -> String {
         let start = i
         while let length = keyCharacter(first: i == start) { i += length }
         return String(decoding: bytes[start..<i], as: UTF8.self)
@@ -299,7 +149,7 @@ struct JSON5Locator {
     /// Beyond ASCII, a key begins with a letter (`Lu`, `Ll`, `Lt`, `Lm`, `Lo`, `Nl`) and goes on
     /// with letters, marks (`Mn`, `Mc`), decimal digits (`Nd`), connector punctuation (`Pc`),
     /// ZWNJ and ZWJ: anything else (a no-break space, a symbol) ends it, as in the decoder.
-    private func keyCharacter(first: Bool) -> Int? {
+    func keyCharacter(first: Bool) -> Int? {
         guard let c = peek() else { return nil }
         if c < 0x80 { return (first ? isIdentifierStart(c) : isIdentifierPart(c)) ? 1 : nil }
         var iterator = bytes[i...].makeIterator()
@@ -317,7 +167,7 @@ struct JSON5Locator {
     }
 
     /// Skips white space and comments.
-    private mutating func skipTrivia(path: String) throws(JSON5SyntaxError) {
+    mutating func skipTrivia(path: String) throws(JSON5SyntaxError) {
         while let c = peek() {
             switch c {
             case 0x20, 0x09, 0x0A, 0x0D:
@@ -341,9 +191,9 @@ struct JSON5Locator {
 
     // MARK: Helpers
 
-    private func peek() -> UInt8? { i < bytes.count ? bytes[i] : nil }
+    func peek() -> UInt8? { i < bytes.count ? bytes[i] : nil }
 
-    private func matches(_ word: StaticString) -> Bool {
+    func matches(_ word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount
         guard i + count <= bytes.count else { return false }
         return word.withUTF8Buffer { w in
@@ -352,7 +202,7 @@ struct JSON5Locator {
         }
     }
 
-    private mutating func hexDigits(_ count: Int) -> UInt32? {
+    mutating func hexDigits(_ count: Int) -> UInt32? {
         var value: UInt32 = 0
         for _ in 0..<count {
             guard let c = peek(), let d = hexValue(c) else { return nil }
@@ -362,7 +212,7 @@ struct JSON5Locator {
         return value
     }
 
-    private func hexValue(_ c: UInt8) -> UInt32? {
+    func hexValue(_ c: UInt8) -> UInt32? {
         switch c {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(c - UInt8(ascii: "0"))
         case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(c - UInt8(ascii: "a") + 10)
@@ -372,24 +222,24 @@ struct JSON5Locator {
     }
 
     /// An ASCII character that may begin an unquoted key (`keyCharacter` reads the others).
-    private func isIdentifierStart(_ c: UInt8) -> Bool {
+    func isIdentifierStart(_ c: UInt8) -> Bool {
         (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z")
             || c == UInt8(ascii: "$") || c == UInt8(ascii: "_")
     }
 
-    private func isIdentifierPart(_ c: UInt8) -> Bool {
+    func isIdentifierPart(_ c: UInt8) -> Bool {
         isIdentifierStart(c) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c)
     }
 
     /// The character at the cursor, for messages.
-    private func scalarText() -> String {
+    func scalarText() -> String {
         var end = i + 1
         while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
         return String(decoding: bytes[i..<min(end, bytes.count)], as: UTF8.self)
     }
 
     /// What stands at the cursor, for "expected …, found …" messages.
-    private func found() -> String {
+    func found() -> String {
         guard i < bytes.count else { return "end of file" }
         let text = scalarText()
         if let s = text.unicodeScalars.first, s.value < 0x20 || s.value >= 0x7F {
@@ -398,17 +248,8 @@ struct JSON5Locator {
         return "'\(text)'"
     }
 
-    private func hex(_ value: UInt32, width: Int) -> String {
+    func hex(_ value: UInt32, width: Int) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-
-    private func unclosed(_ open: Int, path: String) -> JSON5SyntaxError {
-        let bracket = bytes[open] == UInt8(ascii: "{") ? "{" : "["
-        return error("unexpected end of file: '\(bracket)' at \(source.positionText(of: open)) is not closed", path: path)
-    }
-
-    private func error(_ message: String, path: String, at offset: Int? = nil) -> JSON5SyntaxError {
-        JSON5SyntaxError(offset: offset ?? i, path: path, message: message)
     }
 }
