@@ -44,7 +44,7 @@ public final class ChildProcess {
     /// (close-on-exec). Closing the write end is the child's end of input.
     public static func inputPipe() throws(SystemError) -> (read: FileDescriptor, write: FileDescriptor) {
         var fds: [Int32] = [0, 0]
-        guard pipe2(&fds, O_CLOEXEC) == 0 else { throw SystemError(operation: "pipe2", errno: .current) }
+        try syscall("pipe2", onInterrupt: .fail) { pipe2(&fds, O_CLOEXEC) }
         return (read: FileDescriptor(rawValue: fds[0]), write: FileDescriptor(rawValue: fds[1]))
     }
 

@@ -74,16 +74,17 @@ final class CrosshairSurface {
         guard let output else { return [] }
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(output.rawValue, $0.baseAddress, $0.count) }
+            // Nothing more to read now (EAGAIN) or a failed read: the lines so far.
+            guard let n = try? syscall("read", onInterrupt: .retry, {
+                buffer.withUnsafeMutableBytes { Glibc.read(output.rawValue, $0.baseAddress, $0.count) }
+            }) else { break }
             if n > 0 {
                 pending.append(contentsOf: buffer[..<n])
                 // A line longer than 4 KiB is no line of this interface: it is dropped whole.
                 if pending.count > 1 << 16 { pending.removeAll() }
                 continue
             }
-            if n == 0 { throw CommandFailure(ExitStatus.failure, "\(path): exited while a target was shown") }
-            if errno == EINTR { continue }
-            break
+            throw CommandFailure(ExitStatus.failure, "\(path): exited while a target was shown")
         }
         var result: [String] = []
         while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {

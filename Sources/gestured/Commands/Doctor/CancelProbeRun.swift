@@ -86,12 +86,14 @@ enum CancelProbeRun {
     /// Until a process other than this one has `node` open (the compositor, or the seat manager
     /// that opens it for the compositor): inotify's `IN_OPEN` on the node says when to look again.
     static func waitUntilOpened(_ node: String) throws(Failure) {
-        let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard inotify >= 0 else { throw Failure(message: "inotify_init1: \(Errno.current)") }
+        let inotify: Int32
+        do {
+            inotify = try syscall("inotify_init1", onInterrupt: .fail) { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }
+        } catch { throw Failure(message: "\(error)") }
         defer { close(inotify) }
-        guard inotify_add_watch(inotify, node, UInt32(IN_OPEN)) >= 0 else {
-            throw Failure(message: "inotify_add_watch \(node): \(Errno.current)")
-        }
+        do {
+            try syscall("inotify_add_watch", path: node, onInterrupt: .fail) { inotify_add_watch(inotify, node, UInt32(IN_OPEN)) }
+        } catch { throw Failure(message: "\(error)") }
         let me = getpid()
         let limit = MonotonicClock.now() + .milliseconds(startMilliseconds)
         while true {

@@ -16,9 +16,7 @@ final class SurfaceProcess {
 
     init(_ path: String) throws(CancelProbeRun.Failure) {
         do {
-            var fds: [Int32] = [0, 0]
-            guard pipe2(&fds, O_CLOEXEC) == 0 else { throw SystemError(operation: "pipe2", errno: .current) }
-            let stdin = (read: FileDescriptor(rawValue: fds[0]), write: FileDescriptor(rawValue: fds[1]))
+            let stdin = try ChildProcess.inputPipe()
             let stdout = try ChildProcess.outputPipe(), stderr = try ChildProcess.outputPipe()
             defer { try? stdin.read.close(); try? stdout.write.close(); try? stderr.write.close() }
             child = try ChildProcess([path], environment: ChildProcess.environment(adding: []), stdin: stdin.read,
