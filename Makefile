@@ -564,13 +564,13 @@ test-vm-systemd-trixie: deps-vm-systemd-trixie
 	@Tests/Trixie/gestured-trixie root >/dev/null
 	$(MAKE) --no-print-directory test-vm-systemd VM_SUITE=trixie
 ## test-vm-trixie: the VM suites that depend on the compositors and the Debian release (the
-## compositor matrix, the doctor, the cancel probe, the kiosk policy: VM_TRIXIE_TEST_FILTER; the
+## compositor matrix, the doctor, the cancel probe, the kiosk policy and guide: VM_TRIXIE_TEST_FILTER; the
 ## kernel-level suites run in test-vm's guest) in the guest with Debian 13's kernel, chrooted into the Debian 13 compositor root (Tests/Trixie/
 ## gestured-trixie compositor-root: test-trixie's root plus cage, sway, weston, labwc, wev, seatd,
 ## libinput and udev, made once and cached) with Debian 13's udevd and libinput; the bundle is
 ## built there with swiftlang 6.0.3 in $(TRIXIE_SCRATCH), the build of test-trixie (nothing is
 ## compiled twice). One line per test, then "N passed, N failed" (docs/VM-TESTS.md).
-VM_TRIXIE_TEST_FILTER ?= GesturedVMTests\.(CompositorVMTests|DoctorVMTests|CancelProbeVMTests|KioskVMTests)
+VM_TRIXIE_TEST_FILTER ?= GesturedVMTests\.(CompositorVMTests|DoctorVMTests|CancelProbeVMTests|KioskVMTests|KioskGuideVMTests)
 test-vm-trixie: deps-vm-systemd-trixie
 	@Tests/Trixie/gestured-trixie compositor-root >/dev/null
 	Tests/Trixie/gestured-trixie run swift build --build-tests --scratch-path $(TRIXIE_SCRATCH)
