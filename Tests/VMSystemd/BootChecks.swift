@@ -52,7 +52,9 @@ func describeGuest() {
 /// The end of the first boot: the package again, a configuration that passes the panel through,
 /// and a reboot. Returns only when that failed.
 @MainActor func rebootWithPassThrough(_ deb: String) {
-    let install = dpkg(["-i", data + "/" + deb])
+    // apt, not dpkg: purge took the dependencies the first install pulled in, and apt brings
+    // them back from its archive cache.
+    let install = apt(["install", data + "/" + deb])
     configure(tapConfiguration("booted", devices: passThroughRule), "a pass-through configuration for the next boot")
     let state = "reboot \(Tally.passed) \(Tally.failed)\n"
     let written = (try? TestEnvironment.writeFile(path: bootState, state)) != nil

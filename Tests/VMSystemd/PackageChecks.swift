@@ -19,6 +19,14 @@ func fileSnapshot() -> Set<String> {
     return Set((run(arguments, milliseconds: 120_000)?.stdout ?? "").split(separator: "\n").map(String.init))
 }
 
+/// The packages installed (dpkg's "ii"), by name.
+func installedPackages() -> Set<String> {
+    let listed = run(["dpkg-query", "-W", "-f", "${db:Status-Abbrev} ${Package}\n"])?.stdout ?? ""
+    return Set(listed.split(separator: "\n").compactMap { line in
+        line.hasPrefix("ii ") ? String(line.split(separator: " ").last ?? "") : nil
+    })
+}
+
 /// What systemd-sysusers leaves when it adds the groups: backups of the files it edits (the
 /// groups themselves stay: see `checkPurge`).
 let sysusersBackups: Set<String> = ["/etc/group-", "/etc/gshadow-"]
@@ -103,12 +111,20 @@ func uinputNode() -> String { run(["stat", "-c", "%U:%G %a", "/dev/uinput"])?.st
 
 /// Purge: the configuration and every file the package owned are gone, the file system is as
 /// it was before the install but for sysusers' backups, and no file belongs to the groups.
-@MainActor func checkPurge(owned: [String], before: Set<String>) {
+@MainActor func checkPurge(owned: [String], before: Set<String>, packagesBefore: Set<String>) {
     let purge = dpkg(["--purge", "gestured"])
     let status = run(["dpkg-query", "-W", "-f", "${db:Status-Abbrev}", "gestured"])
     let forgotten = status?.termination != .exited(0) || status?.stdout.trimmed == "un"
     report("dpkg --purge", purge?.termination == .exited(0) && forgotten,
            "\(outcome(purge)); dpkg-query: \(status?.stdout.trimmed ?? "") \(status?.stderr.trimmed ?? "")")
+    // What the install pulled in (libwayland-client0, for gestured-surface) goes too, as
+    // `apt autoremove --purge` would take it (apt itself costs tens of seconds a call here).
+    let pulledIn = installedPackages().subtracting(packagesBefore).sorted()
+    if !pulledIn.isEmpty {
+        let dependencies = dpkg(["--purge"] + pulledIn)
+        report("dpkg --purge of what the install pulled in", dependencies?.termination == .exited(0),
+               "\(pulledIn.joined(separator: " ")): \(outcome(dependencies))")
+    }
     // Directories the package shared with others stay (/lib/systemd, /usr/share/doc): only those
     // that did not exist before may not. /lib is a link to /usr/lib (merged /usr), so compare
     // real paths with the snapshot's.

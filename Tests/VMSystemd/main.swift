@@ -41,6 +41,7 @@ do {
 
 // Install: the package enables and starts everything, with the production default.
 let pristine = fileSnapshot()
+let packagesBefore = installedPackages()
 let uinputBefore = uinputNode()
 report("the file system before the install", pristine.count > 1000, "\(pristine.count) paths; /dev/uinput \(uinputBefore)")
 guard checkInstall(arguments[1]) else { finish() }
@@ -79,6 +80,6 @@ checkUpgrade(to: arguments[2], edited: edited)
 checkIdentity(uinput: true, "after the upgrade the service still has the uinput grant")
 
 checkRemove(edited: edited, uinputBefore: uinputBefore)
-checkPurge(owned: owned, before: pristine)
+checkPurge(owned: owned, before: pristine, packagesBefore: packagesBefore)
 rebootWithPassThrough(arguments[1])
 finish()
