@@ -5,8 +5,9 @@ import Glibc
 
 /// The daemon's open input devices: opening what the core admits (`DeviceCandidate`), one
 /// reader per device feeding the pipeline, closing them (unplugged, failing, let go by a
-/// reload). Hotplug finds devices (`Hotplug`), a reload's plan is carried out in
-/// DeviceHub+Reload.swift, and the clones of pass-through devices are `CloneSinks`'.
+/// reload). Hotplug finds devices (`Hotplug`, whose decisions the loop hands here: this part
+/// knows nothing of it), a reload's plan is carried out in DeviceHub+Reload.swift, and the
+/// clones of pass-through devices are `CloneSinks`'.
 final class DeviceHub {
     struct OpenDevice {
         let info: InputDeviceInfo
@@ -118,6 +119,11 @@ final class DeviceHub {
         device.evdev.close()
         Log.info("\(device.info.sysname) (\(device.info.name)): \(reason), closed")
         shell.announce(added: false, sysname: device.info.sysname, name: device.info.name)
+    }
+
+    /// Lets the device at `syspath` go, if it is open.
+    func close(syspath: String, reason: String) {
+        if let token = token(ofSyspath: syspath) { close(token: token, reason: reason) }
     }
 
     /// Reads what a device has and feeds the pipeline; returns when the read ended, the start of
