@@ -31,12 +31,16 @@ extension Daemon {
         let hotplug = Hotplug(source: surroundings.devices)
         let candidates = hotplug.candidates(configuration: configuration, except: { _ in false })
         // Each screen without a configured size takes its first device's.
-        let sizes = GesturePipeline.sizes(for: configuration, devices: candidates.map { ($0.description, $0.admitted) })
-        for (index, spec) in configuration.screenSpecs.enumerated() {
-            let first = candidates.first { $0.screen == index }
+        let resolved = ScreenSizing.resolve(configuration, devices: candidates.map { ($0.description, $0.admitted) })
+        let sizes = resolved.map(\.size)
+        for (spec, (size, origin)) in zip(configuration.screenSpecs, resolved) {
+            let from = switch origin {
+            case .configured, .previous: ""
+            case .device(let index): " (from device \(candidates[index].info.sysname))"
+            case .fallback: " (from the fallback size)"
+            }
             Log.info((spec.id.map { "screen \($0)" } ?? "screen")
-                     + " is \(LineEncoder.fixed(sizes[index].width, decimals: 0))x\(LineEncoder.fixed(sizes[index].height, decimals: 0)) points"
-                     + (spec.size == nil ? " (from \(first.map { "device \($0.info.sysname)" } ?? "the fallback size"))" : ""))
+                     + " is \(LineEncoder.fixed(size.width, decimals: 0))x\(LineEncoder.fixed(size.height, decimals: 0)) points\(from)")
         }
         var pipeline: GesturePipeline
         do { pipeline = try GesturePipeline(configuration: configuration, sizes: sizes) } catch {

@@ -101,8 +101,7 @@ final class DeviceHub {
     /// A passed-through panel that reports fewer touches than some gesture needs: those can never
     /// recognize on it, and all their touches reach the application.
     private func warnOfGesturesBeyond(_ candidate: DeviceCandidate) {
-        let slots = min(candidate.description.slotCount, candidate.rule?.maximumTouches ?? Int.max)
-        let needing = configuration.gestures(needingMoreThan: slots, screen: candidate.screen)
+        let (slots, needing) = configuration.gesturesBeyond(candidate.description, rule: candidate.rule, screen: candidate.screen)
         guard !needing.isEmpty else { return }
         Log.warning("\(candidate.info.sysname) (\(candidate.info.name)): passThrough: it reports at most \(slots) touches, and "
                     + needing.map { "\"\($0.id)\" needs \($0.touches)" }.joined(separator: ", ")
