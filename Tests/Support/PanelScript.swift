@@ -5,7 +5,7 @@ import GesturedCore
 /// `SYN_REPORT`). Per contact of a frame: a down selects its slot, gives it a tracking id (its
 /// own, or the next of the script's counter) and its position; a move selects its slot (unless
 /// it stays on the slot selected last) and gives the position; a lift selects its slot and ends
-/// its tracking id (-1).
+/// its tracking id (-1). `Style.kernel` adds what a kernel driver writes besides (for uinput).
 public struct PanelScript: Sendable {
     public enum Contact: Sendable, Equatable {
         /// A new contact in `slot` at (x, y); `id` nil takes the script's next tracking id.
@@ -24,6 +24,19 @@ public struct PanelScript: Sendable {
         }
     }
 
+    /// What a contact's events carry besides the slots.
+    public enum Style: Sendable, Equatable {
+        /// The slots alone: what the decoder reads.
+        case slots
+        /// As a touchscreen's kernel driver writes it (input-mt's pointer emulation), for a uinput
+        /// device: the single-touch `ABS_X`/`ABS_Y` after each position, and `BTN_TOUCH` set to
+        /// `touchButton` (1 as the first contact lands, 0 as the last lifts; nil: unchanged).
+        case kernel(touchButton: Int32?)
+    }
+
+    /// One event without its time, as a uinput device is written.
+    public typealias Event = (type: UInt16, code: UInt16, value: Int32)
+
     /// The tracking id the next `down` without its own takes.
     public var nextTrackingID: Int32
 
@@ -31,22 +44,15 @@ public struct PanelScript: Sendable {
 
     /// The events of one frame at `time`: its contacts in order, then `SYN_REPORT`.
     public mutating func frame(at time: Instant, _ contacts: [Contact]) -> [RawEvent] {
-        func abs(_ code: UInt16, _ value: Int32) -> RawEvent { RawEvent(time: time, type: EventCode.EV_ABS, code: code, value: value) }
         var events: [RawEvent] = []
         events.reserveCapacity(4 * contacts.count + 1)
         for contact in contacts {
-            switch contact {
-            case .down(let slot, let id, let x, let y):
-                let tracking = id ?? nextTrackingID
-                if id == nil { nextTrackingID += 1 }
-                events += [abs(EventCode.ABS_MT_SLOT, slot), abs(EventCode.ABS_MT_TRACKING_ID, tracking),
-                           abs(EventCode.ABS_MT_POSITION_X, x), abs(EventCode.ABS_MT_POSITION_Y, y)]
-            case .move(let slot, let x, let y):
-                if let slot { events.append(abs(EventCode.ABS_MT_SLOT, slot)) }
-                events += [abs(EventCode.ABS_MT_POSITION_X, x), abs(EventCode.ABS_MT_POSITION_Y, y)]
-            case .up(let slot):
-                events += [abs(EventCode.ABS_MT_SLOT, slot), abs(EventCode.ABS_MT_TRACKING_ID, -1)]
+            var contact = contact
+            if case .down(let slot, nil, let x, let y) = contact {
+                contact = .down(slot: slot, id: nextTrackingID, x: x, y: y)
+                nextTrackingID += 1
             }
+            for e in Self.events(contact) { events.append(RawEvent(time: time, type: e.type, code: e.code, value: e.value)) }
         }
         events.append(RawEvent(time: time, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
         return events
@@ -62,5 +68,35 @@ public struct PanelScript: Sendable {
     /// -1, lifts.
     public static func contact(slot: Int32 = 0, id: Int32, x: Int32 = 0, y: Int32 = 0, at time: Instant) -> [RawEvent] {
         frame(at: time, [id >= 0 ? .down(slot: slot, id: id, x: x, y: y) : .up(slot: slot)])
+    }
+
+    /// The events of one contact in `style`, without `SYN_REPORT` (a uinput device's `frame`
+    /// writes it). A down's `id` must be given.
+    public static func events(_ contact: Contact, style: Style = .slots) -> [Event] {
+        let button: Int32?
+        let pointer: Bool
+        switch style {
+        case .slots: (button, pointer) = (nil, false)
+        case .kernel(let touchButton): (button, pointer) = (touchButton, true)
+        }
+        var events: [Event] = []
+        func position(_ x: Int32, _ y: Int32) {
+            events += [(EventCode.EV_ABS, EventCode.ABS_MT_POSITION_X, x), (EventCode.EV_ABS, EventCode.ABS_MT_POSITION_Y, y)]
+            if let button { events.append((EventCode.EV_KEY, EventCode.BTN_TOUCH, button)) }
+            if pointer { events += [(EventCode.EV_ABS, EventCode.ABS_X, x), (EventCode.EV_ABS, EventCode.ABS_Y, y)] }
+        }
+        switch contact {
+        case .down(let slot, let id, let x, let y):
+            precondition(id != nil, "PanelScript.events: a down needs its tracking id")
+            events += [(EventCode.EV_ABS, EventCode.ABS_MT_SLOT, slot), (EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, id ?? -1)]
+            position(x, y)
+        case .move(let slot, let x, let y):
+            if let slot { events.append((EventCode.EV_ABS, EventCode.ABS_MT_SLOT, slot)) }
+            position(x, y)
+        case .up(let slot):
+            events += [(EventCode.EV_ABS, EventCode.ABS_MT_SLOT, slot), (EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, -1)]
+            if let button { events.append((EventCode.EV_KEY, EventCode.BTN_TOUCH, button)) }
+        }
+        return events
     }
 }
