@@ -18,14 +18,12 @@ struct DeviceOrientationTests {
         var pipeline = try GesturePipeline(configuration: config, screen: config.screen!)
         let device = try pipeline.addDevice(panel, rule: rule, fallbackCalibration: fallbackCalibration)
         var output = Decisions()
-        func frame(_ ms: Int64, _ events: [(UInt16, Int32)]) {
-            let t = Instant(microseconds: ms * 1000)
-            for (code, value) in events { pipeline.handle(RawEvent(time: t, type: EventCode.EV_ABS, code: code, value: value), from: device, into: &output) }
-            pipeline.handle(RawEvent(time: t, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0), from: device, into: &output)
+        func frame(_ ms: Int64, _ contact: PanelScript.Contact) {
+            for event in PanelScript.frame(at: Instant(microseconds: ms * 1000), [contact]) { pipeline.handle(event, from: device, into: &output) }
         }
-        frame(0, [(EventCode.ABS_MT_TRACKING_ID, 1), (EventCode.ABS_MT_POSITION_X, 400), (EventCode.ABS_MT_POSITION_Y, 300)])
-        for step in 1...5 { frame(Int64(step) * 20, [(EventCode.ABS_MT_POSITION_X, 400 + Int32(step) * 240)]) }
-        frame(100, [(EventCode.ABS_MT_TRACKING_ID, -1)])
+        frame(0, .down(slot: 0, id: 1, x: 400, y: 300))
+        for step in 1...5 { frame(Int64(step) * 20, .move(slot: nil, x: 400 + Int32(step) * 240, y: 300)) }
+        frame(100, .up(slot: 0))
         while let deadline = pipeline.nextDeadline { pipeline.advance(to: deadline, into: &output) }
         return output.outputs.compactMap { if case .gesture(let g) = $0, g.state == .ended { g } else { nil } }
     }

@@ -1,4 +1,5 @@
 @testable import GesturedCore
+import GesturedTestSupport
 
 /// A transcript harness over the engine: scripted touches and time in, protocol lines out.
 ///
@@ -186,13 +187,5 @@ func touchscreen(_ sysname: String, _ name: String) -> DeviceDescription {
 /// The raw events of one protocol B frame: a contact in `slot` going down at (x, y) or, with `id`
 /// -1, lifting, at `ms`.
 func contactEvents(slot: Int32 = 0, id: Int32, x: Int32 = 0, y: Int32 = 0, ms: Int64) -> [RawEvent] {
-    let t = Instant(microseconds: ms * 1000)
-    var events = [RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_SLOT, value: slot),
-                  RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_TRACKING_ID, value: id)]
-    if id >= 0 {
-        events += [RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_X, value: x),
-                   RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_Y, value: y)]
-    }
-    events.append(RawEvent(time: t, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
-    return events
+    PanelScript.contact(slot: slot, id: id, x: x, y: y, at: Instant(microseconds: ms * 1000))
 }

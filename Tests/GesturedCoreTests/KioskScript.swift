@@ -11,7 +11,7 @@ struct KioskScript {
     let devices: [GesturePipeline.DeviceID]
     var lines: [String] = []
     private var seq: UInt64 = 0
-    private var frames = ProtocolBFrames()
+    private var script = PanelScript(firstTrackingID: 100)
 
     /// One panel per screen of `configuration` (`event0`, `event1`, …), each on its screen; the
     /// idle clocks start at `start` ms unless it is nil.
@@ -39,7 +39,7 @@ struct KioskScript {
 
     /// One frame of panel `panel`: contact `slot` down (new), moved, or lifted (nil x).
     mutating func frame(_ slot: Int32, _ x: Int32?, _ y: Int32?, at ms: Int64, isNew: Bool = false, panel: Int = 0) {
-        let events = frames.frame(at: Self.at(ms), [(slot, x, y)], isNew: isNew)
+        let events = script.frame(at: Self.at(ms), [.of(slot: slot, x: x, y: y, isNew: isNew)])
         // The daemon's timer fires what is due before the read that passes it.
         advance(to: ms)
         var batch = Batch()

@@ -9,7 +9,7 @@ struct PassThroughScript {
     var pipeline: GesturePipeline
     let device: GesturePipeline.DeviceID
     var lines: [String] = []
-    private var frames = ProtocolBFrames()
+    private var script = PanelScript(firstTrackingID: 100)
     private var now: Int64 = 0
 
     init(_ views: [ViewSpec], slots: Int = 4, passThrough: Bool = true) throws {
@@ -22,7 +22,7 @@ struct PassThroughScript {
 
     /// One frame: each contact `(slot, x, y)` down or moved, or lifted with nil x.
     mutating func frame(at ms: Int64, _ contacts: [(slot: Int32, x: Int32?, y: Int32?)], isNew: Bool = false) {
-        feed(frames.frame(at: Instant(microseconds: ms * 1000), contacts, isNew: isNew))
+        feed(script.frame(at: Instant(microseconds: ms * 1000), contacts.map { .of(slot: $0.slot, x: $0.x, y: $0.y, isNew: isNew) }))
     }
 
     mutating func feed(_ events: [RawEvent]) {

@@ -19,10 +19,7 @@ struct ScreensTests {
     }
 
     static func move(x: Int32, y: Int32, ms: Int64) -> [RawEvent] {
-        let t = Instant(microseconds: ms * 1000)
-        return [RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_X, value: x),
-                RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_Y, value: y),
-                RawEvent(time: t, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0)]
+        PanelScript.frame(at: Instant(microseconds: ms * 1000), [.move(slot: nil, x: x, y: y)])
     }
 
     /// A tap on panel A while a finger pans on panel B.

@@ -24,13 +24,13 @@ struct CalibrateCommandTests {
     /// evemu `E:` lines: after an empty frame, one touch per target from 1 s on, 0.5 s apart
     /// (down, a motion of 2 units, up); `points` overrides a target's position.
     static func events(_ points: [(Int32, Int32)]) -> String {
-        var frames = ProtocolBFrames()
+        var script = PanelScript(firstTrackingID: 100)
         var lines = ["E: 0.000000 0000 0000 0000"]
         for (i, p) in points.enumerated() {
             let t = Instant(microseconds: 1_000_000 + Int64(i) * 500_000)
-            var events = frames.frame(at: t, [(slot: 0, x: p.0, y: p.1)], isNew: true)
-            events += frames.frame(at: t + .milliseconds(30), [(slot: 0, x: p.0 + 2, y: p.1)])
-            events += frames.frame(at: t + .milliseconds(60), [(slot: 0, x: nil, y: nil)])
+            var events = script.frame(at: t, [.down(slot: 0, x: p.0, y: p.1)])
+            events += script.frame(at: t + .milliseconds(30), [.move(slot: 0, x: p.0 + 2, y: p.1)])
+            events += script.frame(at: t + .milliseconds(60), [.up(slot: 0)])
             for e in events {
                 let us = e.time.microseconds
                 lines.append("E: \(us / 1_000_000).\(String(us % 1_000_000).leftPadded(6)) \(hex(e.type)) \(hex(e.code)) \(e.value)")

@@ -22,13 +22,7 @@ import Testing
         """, file: "loop.json5")
 
     static func contact(_ id: Int32, at time: Instant) -> [RawEvent] {
-        var events = [RawEvent(time: time, type: EventCode.EV_ABS, code: EventCode.ABS_MT_SLOT, value: 0),
-                      RawEvent(time: time, type: EventCode.EV_ABS, code: EventCode.ABS_MT_TRACKING_ID, value: id)]
-        if id >= 0 {
-            events += [RawEvent(time: time, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_X, value: 500),
-                       RawEvent(time: time, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_Y, value: 500)]
-        }
-        return events + [RawEvent(time: time, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0)]
+        PanelScript.contact(id: id, x: 500, y: 500, at: time)
     }
 
     /// An idle daemon wakes once after it last wrote to a client, to see that the client read it

@@ -22,7 +22,7 @@ struct KioskConfigTests {
         let device: GesturePipeline.DeviceID
         var app: [String] = []
         var gestures: [String] = []
-        var nextID: Int32 = 1
+        var script = PanelScript()
 
         init() throws {
             let configuration = try KioskConfigTests.configuration()
@@ -35,20 +35,9 @@ struct KioskConfigTests {
         }
 
         mutating func frame(ms: Int64, _ contacts: [(slot: Int32, x: Int32?)], y: Int32 = 400) {
-            let t = Instant(microseconds: ms * 1000)
-            var events: [RawEvent] = []
-            for c in contacts {
-                events.append(RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_SLOT, value: c.slot))
-                if let x = c.x {
-                    events.append(RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_TRACKING_ID, value: nextID))
-                    nextID += 1
-                    events.append(RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_X, value: x))
-                    events.append(RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_Y, value: y + 10 * c.slot))
-                } else {
-                    events.append(RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_TRACKING_ID, value: -1))
-                }
-            }
-            events.append(RawEvent(time: t, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
+            let events = script.frame(at: Instant(microseconds: ms * 1000), contacts.map { c in
+                c.x.map { .down(slot: c.slot, x: $0, y: y + 10 * c.slot) } ?? .up(slot: c.slot)
+            })
             var output = Decisions()
             for e in events { pipeline.handle(e, from: device, into: &output) }
             record(output)

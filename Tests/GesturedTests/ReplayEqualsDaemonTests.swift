@@ -60,50 +60,40 @@ import Testing
         var frames: [Frame] = []
         var ms: Int64 = 0
         var down: [Int32: (Int32, Int32)] = [:]
-        var nextID: Int32 = 1
+        var script = PanelScript()
         for _ in 0..<(60 + Int(rng.next() % 60)) {
             ms += [1, 8, 30, 120, 350, 700][Int(rng.next() % 6)]
             if down.isEmpty, rng.next() % 6 == 0 {
                 // A double tap now and then: random touches seldom make one.
                 let (x, y) = (Int32(100 + rng.next() % 700), Int32(rng.next() % 1000))
-                for (step, id) in [(0, nextID), (40, -1), (120, nextID + 1), (160, -1)] as [(Int64, Int32)] {
+                let touch: [PanelScript.Contact] = [.down(slot: 0, x: x, y: y), .up(slot: 0)]
+                for (step, contact) in zip([Int64(0), 40, 120, 160], touch + touch) {
                     let t = Instant(microseconds: (ms + step) * 1000)
-                    var events = [RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_SLOT, value: 0),
-                                  RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_TRACKING_ID, value: id)]
-                    if id >= 0 {
-                        events += [RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_X, value: x),
-                                   RawEvent(time: t, type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_Y, value: y)]
-                    }
-                    events.append(RawEvent(time: t, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
-                    frames.append(Frame(events: events, time: t))
+                    frames.append(Frame(events: script.frame(at: t, [contact]), time: t))
                 }
-                nextID += 2
                 ms += 160
                 continue
             }
             let t = Instant(microseconds: ms * 1000)
-            var events: [RawEvent] = []
-            func abs(_ code: UInt16, _ value: Int32) { events.append(RawEvent(time: t, type: EventCode.EV_ABS, code: code, value: value)) }
+            var contacts: [PanelScript.Contact] = []
             for slot in Int32(0)..<3 {
                 switch (down[slot], rng.next() % 4) {
                 case (nil, 0):
                     let p = (Int32(rng.next() % 1000), Int32(rng.next() % 1000))
-                    abs(EventCode.ABS_MT_SLOT, slot); abs(EventCode.ABS_MT_TRACKING_ID, nextID); nextID += 1
-                    abs(EventCode.ABS_MT_POSITION_X, p.0); abs(EventCode.ABS_MT_POSITION_Y, p.1)
+                    contacts.append(.down(slot: slot, x: p.0, y: p.1))
                     down[slot] = p
                 case (.some, 0):
-                    abs(EventCode.ABS_MT_SLOT, slot); abs(EventCode.ABS_MT_TRACKING_ID, -1)
+                    contacts.append(.up(slot: slot))
                     down[slot] = nil
                 case (.some(let p), 1):
                     let q = (min(999, p.0 + Int32(rng.next() % 60)), max(0, p.1 - Int32(rng.next() % 30)))
-                    abs(EventCode.ABS_MT_SLOT, slot); abs(EventCode.ABS_MT_POSITION_X, q.0); abs(EventCode.ABS_MT_POSITION_Y, q.1)
+                    contacts.append(.move(slot: slot, x: q.0, y: q.1))
                     down[slot] = q
                 default: break   // held still, or stays up
                 }
             }
-            guard !events.isEmpty else { continue }
-            events.append(RawEvent(time: t, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))
-            var frame = Frame(events: events, time: t)
+            guard !contacts.isEmpty else { continue }
+            var frame = Frame(events: script.frame(at: t, contacts), time: t)
             switch rng.next() % 40 {
             case 0: frame.interlude = .control(.layout("quiet", screen: nil))
             case 1: frame.interlude = .control(.layout("busy", screen: nil))

@@ -162,3 +162,38 @@ import Testing
         #expect(Self.usesIdentifier("EINTR", in: "case notEINTRy") == false)
     }
 }
+
+/// The shell's wiring is one: only DaemonWiring.swift builds the daemon's parts (the embedded
+/// daemon of the tests calls it too, so the two cannot drift), and `Hotplug` and `DeviceHub`
+/// depend on each other in neither direction (the loop hands the one's decisions to the other).
+@Suite struct ShellWiringRuleTests {
+    static let wiring = "Sources/gestured/Daemon/DaemonWiring.swift"
+
+    /// The files whose code (comments aside) uses `word` as an identifier.
+    static func users(of word: String, in files: [String]) throws -> [String] {
+        try files.filter { file in
+            try SystemCallRuleTests.codeLines(file).contains { SystemCallRuleTests.usesIdentifier(word, in: $0.text) }
+        }
+    }
+
+    @Test func onlyTheWiringBuildsTheDaemonsParts() throws {
+        let files = try RepositoryTests.swiftFiles(under: "Sources") + RepositoryTests.swiftFiles(under: "Tests")
+        for part in ["ClientHub", "DeviceHub", "ClientRequests", "Hotplug", "CloneSinks"] {
+            let builders = try files.filter { file in
+                file != Self.wiring && (file.hasPrefix("Sources/gestured/") || file.hasPrefix("Tests/GesturedTests/"))
+            }.filter { file in try SystemCallRuleTests.codeLines(file).contains { $0.text.contains("\(part)(") && !$0.text.contains("func ") } }
+            #expect(builders.isEmpty, "\(part) built outside \(Self.wiring): \(builders)")
+        }
+        let embedded = try SystemCallRuleTests.codeLines("Tests/GesturedTests/EmbeddedDaemon.swift")
+        #expect(embedded.contains { $0.text.contains("Daemon.wire(") })
+    }
+
+    @Test func hotplugAndDeviceHubKnowNothingOfEachOther() throws {
+        let daemon = try RepositoryTests.swiftFiles(under: "Sources/gestured/Daemon")
+        let hubFiles = daemon.filter { $0.hasPrefix("Sources/gestured/Daemon/DeviceHub") }
+        #expect(hubFiles.count >= 2, "the walk found DeviceHub's files")
+        #expect(try Self.users(of: "Hotplug", in: hubFiles).isEmpty)
+        #expect(try Self.users(of: "DeviceHub", in: ["Sources/gestured/Daemon/Hotplug.swift",
+                                                     "Sources/gestured/Daemon/DeviceSource.swift"]).isEmpty)
+    }
+}

@@ -177,30 +177,21 @@ enum Line {
     }
 }
 
-/// Frames for the synthetic touchscreen (0…4095, protocol B).
+/// Frames for the synthetic touchscreen (0…4095, protocol B), as its kernel driver writes them
+/// (`PanelScript`'s kernel style): `first` and `last` say when `BTN_TOUCH` changes.
 enum Touch {
-    typealias Event = (type: UInt16, code: UInt16, value: Int32)
+    typealias Event = PanelScript.Event
 
     static func down(slot: Int32 = 0, id: Int32, x: Int32, y: Int32, first: Bool = true) -> [Event] {
-        var events: [Event] = [(EventCode.EV_ABS, EventCode.ABS_MT_SLOT, slot),
-                               (EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, id),
-                               (EventCode.EV_ABS, EventCode.ABS_MT_POSITION_X, x),
-                               (EventCode.EV_ABS, EventCode.ABS_MT_POSITION_Y, y)]
-        if first { events += [(EventCode.EV_KEY, EventCode.BTN_TOUCH, 1)] }
-        return events + [(EventCode.EV_ABS, EventCode.ABS_X, x), (EventCode.EV_ABS, EventCode.ABS_Y, y)]
+        PanelScript.events(.down(slot: slot, id: id, x: x, y: y), style: .kernel(touchButton: first ? 1 : nil))
     }
 
     static func move(slot: Int32 = 0, x: Int32, y: Int32) -> [Event] {
-        [(EventCode.EV_ABS, EventCode.ABS_MT_SLOT, slot),
-         (EventCode.EV_ABS, EventCode.ABS_MT_POSITION_X, x), (EventCode.EV_ABS, EventCode.ABS_MT_POSITION_Y, y),
-         (EventCode.EV_ABS, EventCode.ABS_X, x), (EventCode.EV_ABS, EventCode.ABS_Y, y)]
+        PanelScript.events(.move(slot: slot, x: x, y: y), style: .kernel(touchButton: nil))
     }
 
     static func up(slot: Int32 = 0, last: Bool = true) -> [Event] {
-        var events: [Event] = [(EventCode.EV_ABS, EventCode.ABS_MT_SLOT, slot),
-                               (EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, -1)]
-        if last { events += [(EventCode.EV_KEY, EventCode.BTN_TOUCH, 0)] }
-        return events
+        PanelScript.events(.up(slot: slot), style: .kernel(touchButton: last ? 0 : nil))
     }
 
     /// A tap at (x, y): down, then up, as two frames written at once.

@@ -65,24 +65,19 @@ struct SoakStream {
     private mutating func land(_ slot: Int, _ x: Double, _ y: Double) -> [Event] {
         down[slot] = true
         defer { nextTrackingID = nextTrackingID == Int32.max ? 1 : nextTrackingID + 1 }
-        var events: [Event] = [(EventCode.EV_ABS, EventCode.ABS_MT_SLOT, Int32(slot)),
-                               (EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, nextTrackingID)]
-        events += position(x, y)
-        return events
+        return PanelScript.events(.down(slot: Int32(slot), id: nextTrackingID, x: Self.axis(x), y: Self.axis(y)))
     }
 
     private func move(_ slot: Int, _ x: Double, _ y: Double) -> [Event] {
-        [(EventCode.EV_ABS, EventCode.ABS_MT_SLOT, Int32(slot))] + position(x, y)
+        PanelScript.events(.move(slot: Int32(slot), x: Self.axis(x), y: Self.axis(y)))
     }
 
-    private func position(_ x: Double, _ y: Double) -> [Event] {
-        [(EventCode.EV_ABS, EventCode.ABS_MT_POSITION_X, Int32(min(max(x, 0), 4095).rounded())),
-         (EventCode.EV_ABS, EventCode.ABS_MT_POSITION_Y, Int32(min(max(y, 0), 4095).rounded()))]
-    }
+    /// A position on the panel's 0…4095 axes.
+    private static func axis(_ value: Double) -> Int32 { Int32(min(max(value, 0), 4095).rounded()) }
 
     private mutating func lift(_ slot: Int) -> [Event] {
         down[slot] = false
-        return [(EventCode.EV_ABS, EventCode.ABS_MT_SLOT, Int32(slot)), (EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, -1)]
+        return PanelScript.events(.up(slot: Int32(slot)))
     }
 
     /// `BTN_TOUCH` follows whether any finger is down, as the kernel's pointer emulation sends it.

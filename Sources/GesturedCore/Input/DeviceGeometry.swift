@@ -34,10 +34,15 @@ public struct DeviceGeometry: Hashable, Sendable {
     /// `Int32.min` to `Int32.max` is 2³² − 1 units), and ranges that imply no positive size
     /// (empty or inverted) give `fallbackScreen` too.
     public static func impliedScreen(x: AxisInfo, y: AxisInfo, rotation: Rotation) -> Size {
-        guard x.resolution > 0, y.resolution > 0 else { return fallbackScreen }
+        physicalScreen(x: x, y: y, rotation: rotation) ?? fallbackScreen
+    }
+
+    /// The device's physical size in points (`impliedScreen`), nil when it implies none.
+    public static func physicalScreen(x: AxisInfo, y: AxisInfo, rotation: Rotation) -> Size? {
+        guard x.resolution > 0, y.resolution > 0 else { return nil }
         let width = (Double(x.maximum) - Double(x.minimum)) / Double(x.resolution) * pointsPerMillimetre
         let height = (Double(y.maximum) - Double(y.minimum)) / Double(y.resolution) * pointsPerMillimetre
-        guard width > 0, height > 0 else { return fallbackScreen }
+        guard width > 0, height > 0 else { return nil }
         switch rotation {
         case .none, .half: return Size(width: width, height: height)
         case .quarter, .threeQuarters: return Size(width: height, height: width)

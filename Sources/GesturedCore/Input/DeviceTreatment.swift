@@ -40,18 +40,11 @@ public struct DeviceTreatment: Hashable, Sendable {
 }
 
 extension GesturePipeline {
-    /// Each screen's size for a configuration: the configured one, else that of the screen of the
-    /// same id before (a reload keeps it), else its first device's physical size (the first of
-    /// `devices` it takes, with its rule's rotation), else `DeviceGeometry.fallbackScreen`. What
-    /// the daemon's start, its reloads and `gestured replay` all use.
+    /// Each screen's size for a configuration (`ScreenSizing`, the one rule).
     public static func sizes(for configuration: Configuration,
                              devices: [(description: DeviceDescription, admitted: DeviceAdmission.Admitted)],
                              previous: [Screen] = []) -> [Size] {
-        configuration.screenSpecs.enumerated().map { index, spec in
-            if let size = spec.size ?? previous.first(where: { $0.id == spec.id })?.size { return size }
-            let first = devices.first { $0.admitted.screen == index }
-            return size(configured: nil, firstDevice: first?.description, rotation: first?.admitted.rule?.rotation ?? .none)
-        }
+        ScreenSizing.sizes(for: configuration, devices: devices, previous: previous)
     }
 }
 
@@ -88,7 +81,7 @@ public struct ReloadPlan<Key: Hashable & Sendable>: Sendable {
         }
     }
 
-    /// The new screens' sizes (`GesturePipeline.sizes`, the current screens kept by id).
+    /// The new screens' sizes (`ScreenSizing`, the current screens kept by id).
     public var sizes: [Size]
     /// One step per open device, in the order given.
     public var steps: [(key: Key, step: Step)]
@@ -97,7 +90,7 @@ public struct ReloadPlan<Key: Hashable & Sendable>: Sendable {
         let verdicts = open.map { DeviceAdmission.admit($0.description, properties: $0.properties, configuration: fresh) }
         var admitted: [(description: DeviceDescription, admitted: DeviceAdmission.Admitted)] = []
         for (device, verdict) in zip(open, verdicts) { if case .success(let a) = verdict { admitted.append((device.description, a)) } }
-        let sizes = GesturePipeline.sizes(for: fresh, devices: admitted, previous: current)
+        let sizes = ScreenSizing.sizes(for: fresh, devices: admitted, previous: current)
         let specs = fresh.screenSpecs
         self.sizes = sizes
         steps = zip(open, verdicts).map { device, verdict -> (key: Key, step: Step) in

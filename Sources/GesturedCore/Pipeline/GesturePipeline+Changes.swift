@@ -64,15 +64,12 @@ extension GesturePipeline {
     }
 
     /// Replaces the view trees and recognizers. Running gestures are cancelled; touches already
-    /// down stay unrouted until they lift. A screen keeps its size when the new configuration
-    /// sets none and a screen of the same id was there (`sizes` overrides). Throws, changing
-    /// nothing, when the new engines cannot be built.
+    /// down stay unrouted until they lift. `sizes` are the new screens' (`ReloadPlan.sizes`, as
+    /// the daemon gives them); without, `ScreenSizing`'s rule with the screens before and no
+    /// device. Throws, changing nothing, when the new engines cannot be built.
     public mutating func reload(configuration: Configuration, sizes: [Size]? = nil, now: Instant,
                                 into batch: inout Batch) throws(GestureEngine.BuildError) {
-        let specs = configuration.screenSpecs
-        let sizes = sizes ?? specs.map { spec in
-            spec.size ?? screens.first { $0.id == spec.id }?.size ?? screens[0].size
-        }
+        let sizes = sizes ?? ScreenSizing.sizes(for: configuration, devices: [], previous: screens)
         var fresh = try Self.build(configuration, sizes: sizes)
         let freshUnlock = try UnlockGestures(configuration, sizes: sizes)
         batch.removeAll()

@@ -146,19 +146,15 @@ public struct GesturePipeline: Sendable {
     /// The screen a device feeds, if it is known.
     public func screen(of id: DeviceID) -> Int? { contains(id) ? screenOfDevice[id.value] : nil }
 
-    /// The screen in points: the config's, else the first device's physical size (see
-    /// `DeviceGeometry.impliedScreen`), else `DeviceGeometry.fallbackScreen`.
+    /// The single form's screen in points (`ScreenSizing`, the one rule).
     public static func screen(configuration: Configuration, firstDevice: DeviceDescription?,
                               rotation: Rotation = .none) -> Size {
-        size(configured: configuration.screen, firstDevice: firstDevice, rotation: rotation)
+        ScreenSizing.size(configured: configuration.screen, firstDevice: firstDevice, rotation: rotation)
     }
 
-    /// A screen's size: the configured one, else its first device's physical size, else
-    /// `DeviceGeometry.fallbackScreen`.
+    /// A screen's size (`ScreenSizing`, the one rule).
     public static func size(configured: Size?, firstDevice: DeviceDescription?, rotation: Rotation = .none) -> Size {
-        if let configured { return configured }
-        guard let device = firstDevice, let (x, y) = device.positionAxes else { return DeviceGeometry.fallbackScreen }
-        return DeviceGeometry.impliedScreen(x: x, y: y, rotation: rotation)
+        ScreenSizing.size(configured: configured, firstDevice: firstDevice, rotation: rotation)
     }
 
     /// Starts decoding a device. Throws when its protocol or axes are unusable.

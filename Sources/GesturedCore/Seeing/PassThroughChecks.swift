@@ -59,6 +59,15 @@ extension Configuration {
         return found
     }
 
+    /// The touches `device` reports at once (its slots, at most its rule's `maximumTouches`) and
+    /// the gestures of screen `screen` that need more: the one check `gestured devices` and the
+    /// daemon's log both say.
+    public func gesturesBeyond(_ device: DeviceDescription, rule: DeviceRule?, screen: Int)
+        -> (touches: Int, gestures: [(id: String, touches: Int)]) {
+        let touches = min(device.slotCount, rule?.maximumTouches ?? Int.max)
+        return (touches, gestures(needingMoreThan: touches, screen: screen))
+    }
+
     /// What the file alone says about its `passThrough` rules: one that limits its devices to
     /// fewer touches (`maximumTouches`) than a gesture needs, and one that matches touchpads or
     /// tablets, which cannot be cloned (`DeviceDescription.cloneRefusal`). A panel's own slot

@@ -102,9 +102,8 @@ enum DevicesCommand {
     static func passThroughText(_ description: DeviceDescription, rule: DeviceRule, screen: Int,
                                 configuration: Configuration) -> String {
         if let reason = description.cloneRefusal { return "cannot be cloned: \(reason); read without grabbing" }
-        let slots = min(description.slotCount, rule.maximumTouches ?? Int.max)
+        let (slots, needing) = configuration.gesturesBeyond(description, rule: rule, screen: screen)
         var text = "cloned as \"\(UinputClone.name(cloning: description.name))\", \(slots) touches"
-        let needing = configuration.gestures(needingMoreThan: slots, screen: screen)
         if !needing.isEmpty {
             text += "; never recognized here (more touches than that): "
                 + needing.map { "\($0.id) (\($0.touches))" }.joined(separator: ", ")

@@ -19,7 +19,7 @@ enum DrawCommand {
             }
         }
         choice.announce(assumedScreen: configuration.screen == nil)
-        let tree = ViewTree(views: configuration.views, screen: configuration.screen ?? DeviceGeometry.fallbackScreen)
+        let tree = ViewTree(views: configuration.views, screen: ScreenSizing.size(configured: configuration.screen))
         let map = RegionMapSVG(tree: tree, recording: picture, background: try background.map(dataURL),
                                application: configuration.applicationPath)
         let text = output.hasSuffix(".html")

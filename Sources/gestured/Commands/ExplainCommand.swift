@@ -10,7 +10,7 @@ enum ExplainCommand {
         let configuration = try loadConfiguration(choice.path, screen: screen, layout: layout)
         choice.announce(assumedScreen: configuration.screen == nil)
         let engine: GestureEngine
-        do { engine = try GestureEngine(views: configuration.views, screen: configuration.screen ?? DeviceGeometry.fallbackScreen) } catch {
+        do { engine = try GestureEngine(views: configuration.views, screen: ScreenSizing.size(configured: configuration.screen)) } catch {
             throw CommandFailure(ExitStatus.config, "\(choice.path ?? "<default configuration>"): \(error)")
         }
         let point = Point(x: x, y: y)

@@ -12,8 +12,10 @@ import Glibc
 /// `ClientHub`, `ActionRunner`, `CloneSinks`. All decisions are the pure pipeline's; this moves
 /// bytes. Each wakeup does a bounded amount of client work (ClientHub+Requests.swift): request
 /// lines left over wait in a ready list, and the next wait does not block while it is not empty,
-/// so devices, timers and every client get their turn in between. DaemonStart.swift builds the real parts; a test builds the loop with a scripted poller
-/// and timer and a virtual clock (`DaemonLoopTests`).
+/// so devices, timers and every client get their turn in between. DaemonWiring.swift builds the
+/// parts, on the real resources (DaemonStart.swift) or, in a test, on a scripted poller and timer,
+/// a virtual clock and a device list of the test's (`EmbeddedDaemon`). `Hotplug` and `DeviceHub`
+/// know nothing of each other: the loop hands the one's decisions to the other.
 final class Daemon {
     /// The loop's parts, built before it (DaemonStart.swift, or a test).
     struct Parts {
@@ -24,8 +26,7 @@ final class Daemon {
         let clones: CloneSinks
         let actions: ActionRunner
         let supervisor: Supervisor
-        /// Nil when hotplug is not followed (tests).
-        let hotplug: Hotplug?
+        let hotplug: Hotplug
     }
 
     private let poller: any EventPolling
@@ -33,7 +34,7 @@ final class Daemon {
     private let clock: any Clock
     /// Nil in tests: the process's signals are the test runner's.
     private let signals: SignalChannel?
-    private let parts: Parts
+    let parts: Parts
     private let configPath: String?
     private(set) var running = true
     private var armedDeadline: Instant?
@@ -86,7 +87,7 @@ final class Daemon {
                 parts.clients.wake(now: now)
             case .signals: handleSignals()
             case .watchdog: parts.supervisor.watchdogFired()
-            case .hotplug: parts.hotplug?.receive(into: parts.devices)
+            case .hotplug: takeUp(parts.hotplug.receive(configuration: parts.devices.configuration, isOpen: parts.devices.isOpen(syspath:)))
             case .actionTimer: parts.actions.timeouts(now: clock.now())
             case .device(let token):
                 if let start = parts.devices.read(token: token, events: item.events) { parts.clients.read(at: start) }
@@ -102,6 +103,16 @@ final class Daemon {
         parts.live.setReporting(parts.clients.reporting)   // a client that went may have been the last subscriber
         parts.supervisor.update(devices: parts.devices.count, clients: parts.clients.count)
         armTimer()
+    }
+
+    /// Hands what `Hotplug` decided to `DeviceHub` (the two know nothing of each other).
+    private func takeUp(_ decisions: [Hotplug.Decision]) {
+        for decision in decisions {
+            switch decision {
+            case .open(let candidate): parts.devices.open(candidate)
+            case .close(let syspath, let reason): parts.devices.close(syspath: syspath, reason: reason)
+            }
+        }
     }
 
     private func armTimer() {
@@ -143,6 +154,8 @@ final class Daemon {
             Log.error("reload failed: \(error); the previous configuration stays in force")
             return
         }
+        // Devices present but not open, admitted by the new rules.
+        takeUp(parts.hotplug.candidates(configuration: fresh, except: parts.devices.isOpen(syspath:)).map { .open($0) })
         let authority = ControlAuthority(fresh.control)
         parts.clients.authority = authority
         parts.requests.configure(fresh, authority: authority)

@@ -3,8 +3,8 @@ import GesturedCore
 import GesturedIO
 import Glibc
 
-/// Starting `gestured run`: the real resources (signals, epoll, the timers, the socket, udev) and
-/// the parts around them, each given what it uses; then the loop (Daemon.swift).
+/// Starting `gestured run`: the real resources (signals, epoll, the timer, the socket, udev), the
+/// parts around them as DaemonWiring.swift joins them, then the loop (Daemon.swift).
 extension Daemon {
     static func run(configPath: String?, socketPath: String, trace: Bool = false) throws(CommandFailure) {
         let configuration = try loadConfiguration(configPath, logWarnings: true)
@@ -33,17 +33,14 @@ extension Daemon {
 
     private static func start(configPath: String?, configuration: Configuration, socketPath: String,
                               trace: Bool) throws(StartupError) -> (Daemon, Parts) {
-        let clock = MonotonicClock.system
         // Signals first: a SIGTERM during start-up must not kill us before the socket file can
         // be removed.
-        let signals: SignalChannel, poller: Poller, timer: DeadlineTimer, actions: ActionRunner
+        let signals: SignalChannel, poller: Poller, timer: DeadlineTimer
         do {
             signals = try SignalChannel()
             poller = try Poller()
             timer = try DeadlineTimer()
-            actions = try ActionRunner(poller: poller)
         } catch { throw .system(error) }
-        actions.configure(configuration)
         // Every client is a descriptor: room for all the socket settings allow, and the devices,
         // clones, actions and the loop's own beside them.
         let needed = configuration.socket.connectionPolicy.hardLimit + DescriptorLimit.reserve
@@ -55,46 +52,9 @@ extension Daemon {
         }
         let server: UnixSocketServer
         do { server = try ListeningSocket.open(path: socketPath, settings: configuration.socket) } catch { throw .socket(error) }
-
-        let (hotplug, candidates) = Hotplug.start(configuration: configuration)
-        // Each screen without a configured size takes its first device's.
-        let sizes = GesturePipeline.sizes(for: configuration, devices: candidates.map { ($0.description, $0.admitted) })
-        for (index, spec) in configuration.screenSpecs.enumerated() {
-            let first = candidates.first { $0.screen == index }
-            Log.info((spec.id.map { "screen \($0)" } ?? "screen")
-                     + " is \(LineEncoder.fixed(sizes[index].width, decimals: 0))x\(LineEncoder.fixed(sizes[index].height, decimals: 0)) points"
-                     + (spec.size == nil ? " (from \(first.map { "device \($0.info.sysname)" } ?? "the fallback size"))" : ""))
-        }
-        var pipeline: GesturePipeline
-        do { pipeline = try GesturePipeline(configuration: configuration, sizes: sizes) } catch {
-            throw .configuration("\(error)")
-        }
-        pipeline.startIdleClock(at: clock.now())   // idle lines count from the daemon's start
-        let authority = ControlAuthority(configuration.control)
-        let clients = ClientHub(server: server, poller: poller, clock: clock, authority: authority, settings: configuration.socket)
-        clients.logsTrace = trace  // `run --trace`; clients may subscribe to the trace as well
-        let clones = CloneSinks(poller: poller)
-        let shell = Shell(clients: clients, actions: actions, clones: clones, clock: clock)
-        let live = LivePipeline(pipeline, shell: shell)
-        live.setReporting(clients.reporting)   // no touch outputs until a client subscribes to them
-        let devices = DeviceHub(poller: poller, live: live, clones: clones, shell: shell, clock: clock, configuration: configuration)
-        shell.grabPanel = { [unowned devices] id, exclusive in devices.grabForClaims(id, exclusive) }
-        let requests = ClientRequests(clients: clients, live: live, clock: clock, configuration: configuration, authority: authority)
-        let supervisor = Supervisor()
-        do {
-            try poller.add(server.listenDescriptor, token: LoopToken.listenerToken, events: .readable)
-            try poller.add(timer.descriptor, token: LoopToken.timerToken, events: .readable)
-            try poller.add(signals.descriptor, token: LoopToken.signalsToken, events: .readable)
-            try poller.add(actions.timer.descriptor, token: LoopToken.actionTimerToken, events: .readable)
-            try supervisor.register(with: poller, token: LoopToken.watchdogToken)
-            if let monitor = hotplug.monitor { try poller.add(monitor.descriptor, token: LoopToken.hotplugToken, events: .readable) }
-        } catch { throw .system(error) }
-
-        for candidate in candidates { devices.open(candidate) }
-        if devices.count == 0 { Log.info("no touchscreen found; waiting for clients on \(socketPath)") }
-        Log.info("listening on \(socketPath)")
-        let parts = Parts(live: live, clients: clients, requests: requests, devices: devices, clones: clones, actions: actions,
-                          supervisor: supervisor, hotplug: hotplug)
-        return (Daemon(parts: parts, poller: poller, timer: timer, clock: clock, signals: signals, configPath: configPath), parts)
+        let surroundings = Surroundings(poller: poller, timer: timer, clock: MonotonicClock.system, signals: signals, server: server,
+                                        devices: UdevDeviceSource())
+        let daemon = try wire(configuration: configuration, configPath: configPath, in: surroundings, trace: trace)
+        return (daemon, daemon.parts)
     }
 }

@@ -7,7 +7,8 @@ extension DeviceHub {
     /// rebuilt, every open device's treatment is evaluated again (a device now refused is let go;
     /// one whose rotation, calibration, touch limit, grab or screen changed is added again,
     /// which cancels its touches in flight; one whose passThrough changed is closed and opened
-    /// again, with or without its clone), and devices present but not open are admitted anew.
+    /// again, with or without its clone). Devices present but not open are the loop's to admit
+    /// anew (`Hotplug.candidates`, after this).
     ///
     /// Throws, changing nothing, when the new screens' engines cannot be built.
     func reload(_ fresh: Configuration) throws(GestureEngine.BuildError) {
@@ -40,7 +41,6 @@ extension DeviceHub {
                 readd(token: token, admitted, changes: changes)
             }
         }
-        for candidate in Hotplug.candidates(configuration: configuration, except: isOpen(syspath:)) { open(candidate) }
     }
 
     /// The screens as the log names them: `front 800x480, back 1280x800` (`1280x800` alone in

@@ -5,8 +5,9 @@ import Glibc
 
 /// The daemon's open input devices: opening what the core admits (`DeviceCandidate`), one
 /// reader per device feeding the pipeline, closing them (unplugged, failing, let go by a
-/// reload). Hotplug finds devices (`Hotplug`), a reload's plan is carried out in
-/// DeviceHub+Reload.swift, and the clones of pass-through devices are `CloneSinks`'.
+/// reload). Hotplug finds devices (`Hotplug`, whose decisions the loop hands here: this part
+/// knows nothing of it), a reload's plan is carried out in DeviceHub+Reload.swift, and the
+/// clones of pass-through devices are `CloneSinks`'.
 final class DeviceHub {
     struct OpenDevice {
         let info: InputDeviceInfo
@@ -100,8 +101,7 @@ final class DeviceHub {
     /// A passed-through panel that reports fewer touches than some gesture needs: those can never
     /// recognize on it, and all their touches reach the application.
     private func warnOfGesturesBeyond(_ candidate: DeviceCandidate) {
-        let slots = min(candidate.description.slotCount, candidate.rule?.maximumTouches ?? Int.max)
-        let needing = configuration.gestures(needingMoreThan: slots, screen: candidate.screen)
+        let (slots, needing) = configuration.gesturesBeyond(candidate.description, rule: candidate.rule, screen: candidate.screen)
         guard !needing.isEmpty else { return }
         Log.warning("\(candidate.info.sysname) (\(candidate.info.name)): passThrough: it reports at most \(slots) touches, and "
                     + needing.map { "\"\($0.id)\" needs \($0.touches)" }.joined(separator: ", ")
@@ -118,6 +118,11 @@ final class DeviceHub {
         device.evdev.close()
         Log.info("\(device.info.sysname) (\(device.info.name)): \(reason), closed")
         shell.announce(added: false, sysname: device.info.sysname, name: device.info.name)
+    }
+
+    /// Lets the device at `syspath` go, if it is open.
+    func close(syspath: String, reason: String) {
+        if let token = token(ofSyspath: syspath) { close(token: token, reason: reason) }
     }
 
     /// Reads what a device has and feeds the pipeline; returns when the read ended, the start of

@@ -2,53 +2,57 @@ import GesturedConfig
 import GesturedCore
 import GesturedIO
 
-/// Finding devices: udev's enumeration at start and after a reload, and its netlink monitor in
-/// the loop's epoll set for devices plugged in or removed while the daemon runs. What it finds
-/// goes to `DeviceHub` (open what the core admits, close what went).
+/// Finding devices: the source's list at start and after a reload, and its announcements
+/// (devices plugged in or removed while the daemon runs), as decisions for the loop to hand to
+/// `DeviceHub`. It knows nothing of `DeviceHub` (what is open is asked through `isOpen`), and
+/// `DeviceHub` nothing of it: the dependency runs one way, from the loop to both.
 final class Hotplug {
-    /// udev's netlink monitor; nil when it could not be created (no hotplug then).
-    let monitor: UdevMonitor?
-
-    private init(monitor: UdevMonitor?) { self.monitor = monitor }
-
-    /// The udev monitor, then the devices present now that the configuration admits.
-    ///
-    /// The monitor before the enumeration: a device added in between is seen twice (the
-    /// duplicate is dropped by syspath) rather than never.
-    static func start(configuration: Configuration) -> (Hotplug, [DeviceCandidate]) {
-        var monitor: UdevMonitor?
-        do { monitor = try UdevMonitor() } catch {
-            Log.warning("udev monitor: \(error); devices added later will not be seen")
-        }
-        return (Hotplug(monitor: monitor), candidates(configuration: configuration, except: { _ in false }))
+    /// What an announcement asks of the open devices.
+    enum Decision {
+        /// A device to use, its node open.
+        case open(DeviceCandidate)
+        /// The device at this syspath went.
+        case close(syspath: String, reason: String)
     }
 
-    /// The devices udev lists now that are not open (`isOpen`) and that the configuration admits.
-    static func candidates(configuration: Configuration, except isOpen: (String) -> Bool) -> [DeviceCandidate] {
+    let source: any DeviceSource
+
+    init(source: any DeviceSource) { self.source = source }
+
+    /// The devices present now that are not open (`isOpen`, by syspath) and that the
+    /// configuration admits.
+    func candidates(configuration: Configuration, except isOpen: (String) -> Bool) -> [DeviceCandidate] {
         let infos: [InputDeviceInfo]
-        do { infos = try UdevEnumerator.inputDevices() } catch {
+        do { infos = try source.present() } catch {
             Log.warning("udev enumeration failed: \(error); no device newly opened")
             return []
         }
         return infos.filter { !isOpen($0.syspath) }.compactMap { DeviceCandidate.admit($0, configuration: configuration) }
     }
 
-    /// Udev announced devices: opens those added (unless open already: the enumeration may have
-    /// seen them), closes those removed, and takes up a device whose `change` shows that udev
-    /// has now processed it.
-    func receive(into devices: DeviceHub) {
-        guard let monitor else { return }
-        for event in monitor.receive() {
-            let open = devices.token(ofSyspath: event.device.syspath)
+    /// The announcements that wait, decided: a device added is opened (unless open already: the
+    /// enumeration may have seen it), one removed is closed, and one whose `change` shows that
+    /// udev has now processed it is taken up. Each decision counts for the later announcements
+    /// of the same call, as if it had been carried out.
+    func receive(configuration: Configuration, isOpen: (String) -> Bool) -> [Decision] {
+        var decisions: [Decision] = []
+        var decided: [String: Bool] = [:]   // syspath: open after the decisions so far
+        for event in source.announcements() {
+            let syspath = event.device.syspath
+            let open = decided[syspath] ?? isOpen(syspath)
             switch event.action {
             case "remove":
-                if let open { devices.close(token: open, reason: "removed (udev)") }
+                guard open else { continue }
+                decisions.append(.close(syspath: syspath, reason: "removed (udev)"))
+                decided[syspath] = false
             case "add", "change":
-                guard open == nil else { continue }
-                if let candidate = DeviceCandidate.admit(event.device, configuration: devices.configuration) { devices.open(candidate) }
+                guard !open, let candidate = DeviceCandidate.admit(event.device, configuration: configuration) else { continue }
+                decisions.append(.open(candidate))
+                decided[syspath] = true
             default:
                 break
             }
         }
+        return decisions
     }
 }

@@ -104,8 +104,8 @@ enum CalibrateCommand {
     /// The size of the panel's screen in the configuration (else the panel's physical size, else
     /// the fallback), as the daemon maps it.
     static func configuredScreen(_ candidate: DeviceCandidate, configuration: Configuration) -> Size {
-        GesturePipeline.size(configured: configuration.screenSpecs[candidate.screen].size, firstDevice: candidate.description,
-                                    rotation: candidate.rule?.rotation ?? .none)
+        ScreenSizing.size(configured: configuration.screenSpecs[candidate.screen].size, firstDevice: candidate.description,
+                          rotation: candidate.rule?.rotation ?? .none)
     }
 
     /// What in the panel's configuration rule would change the measured matrix's meaning.
