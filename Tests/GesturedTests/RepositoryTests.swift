@@ -162,3 +162,51 @@ import Testing
         #expect(Self.usesIdentifier("EINTR", in: "case notEINTRy") == false)
     }
 }
+
+/// A recognizer's phase in the arbiter changes in one place (`GestureEngine.setPhase`, the
+/// funnel that traces every transition with its reason): no other code of the core assigns a
+/// `.phase` of something else (a value's own `self.phase = …` in its initializer is its own).
+@Suite struct PhaseFunnelRuleTests {
+    static let funnelFile = "Sources/GesturedCore/Engine/GestureEngine.swift"
+    static let funnelLine = "slots[index].phase = phase"
+
+    /// Whether `text` assigns the `phase` member of another value (`x.phase = …`, `x.phase += …`),
+    /// not `self.phase = …`, not a comparison.
+    static func assignsPhase(_ text: Substring) -> Bool {
+        var rest = text[...]
+        while let range = rest.firstRange(of: ".phase") {
+            defer { rest = text[range.upperBound...] }
+            let owner = text[..<range.lowerBound].reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            if String(owner.reversed()) == "self" { continue }
+            let after = text[range.upperBound...].drop { $0 == " " }
+            if let next = after.first, next.isLetter || next.isNumber || next == "_" { continue }   // `.phaseName`
+            let op = after.prefix(2)
+            if op.first == "=" && op != "==" { return true }
+            if op.count == 2 && op.last == "=" && "+-*/|&".contains(op.first ?? " ") { return true }
+        }
+        return false
+    }
+
+    @Test func onlyTheFunnelAssignsAPhase() throws {
+        let files = try RepositoryTests.swiftFiles(under: "Sources/GesturedCore")
+        #expect(files.contains(Self.funnelFile) && files.count > 50, "the walk found the core's files")
+        var found: [String] = []
+        for file in files {
+            for line in try SystemCallRuleTests.codeLines(file) where Self.assignsPhase(line.text) {
+                found.append("\(file): \(line.text.trimmingPrefix(while: { $0 == " " }))")
+            }
+        }
+        #expect(found == ["\(Self.funnelFile): \(Self.funnelLine)"])
+    }
+
+    /// The rule's own checks: what it catches and what it lets through.
+    @Test func theRuleCatchesPhaseAssignments() {
+        #expect(Self.assignsPhase("            slots[index].phase = .possible") == true)
+        #expect(Self.assignsPhase("slot.phase=.waiting(pending)") == true)
+        #expect(Self.assignsPhase("        self.id = id; self.phase = phase; self.location = location") == false)
+        #expect(Self.assignsPhase("        let phase = slots[index].phase") == false)
+        #expect(Self.assignsPhase("if update.phase == .began {") == false)
+        #expect(Self.assignsPhase("phase = .idle") == false)
+        #expect(Self.assignsPhase("x.phaseName = 1") == false)
+    }
+}

@@ -248,7 +248,7 @@ public struct GestureEngine: Sendable {
             proposals.removeAll(keepingCapacity: true)
             if case .none = proposal {} else { proposals.append(SlotProposal(slot: index, proposal: proposal)) }
             settle(now: at, into: &events)
-            resetFinished()
+            resetFinished(now: at)
         }
     }
 
@@ -325,7 +325,7 @@ public struct GestureEngine: Sendable {
             for slot in live.route(of: update.id) ?? [] { slots[slot].touches.removeAll { $0 == update.id } }
             live.remove(update.id)
         }
-        resetFinished()
+        resetFinished(now: now)
     }
 
     /// The view a live touch was hit-tested to, if any.
@@ -347,7 +347,7 @@ public struct GestureEngine: Sendable {
             case .ended, .failed, .cancelled: break
             }
             recognizers.reset(slots[index].recognizer)
-            slots[index].phase = .possible
+            setPhase(index, .possible, now: now, why: .atRest)
             slots[index].touches.removeAll()
         }
         live.removeAll()
@@ -375,7 +375,7 @@ public struct GestureEngine: Sendable {
             slots[index].touches.removeAll(where: touches.contains)
         }
         for touch in touches { live.remove(touch) }
-        resetFinished()
+        resetFinished(now: now)
     }
 
     /// Applies a runtime change to a view (socket control, a layout switch).
@@ -418,7 +418,7 @@ public struct GestureEngine: Sendable {
         }
         // A recognizer elsewhere that waited for one of these to fail may now go ahead.
         settle(now: now, into: &events)
-        resetFinished()
+        resetFinished(now: now)
         return true
     }
 
@@ -481,7 +481,7 @@ public struct GestureEngine: Sendable {
             }
         case (.waiting(var pending), .change), (.waiting(var pending), .end):
             pending.append(Pending(proposal)!)
-            slots[index].phase = .waiting(pending)
+            setPhase(index, .waiting(pending), now: now, why: .waitingForRequired)
         case (.active, .change(let s)):
             transition(index, to: .active, now: now, sample: s, into: &events, reported: .changed, why: .succeeded)
         case (.active, .end(let s)):
@@ -539,13 +539,10 @@ public struct GestureEngine: Sendable {
         slots[a].touches.contains { slots[b].touches.contains($0) }
     }
 
-    /// The one funnel for state changes: records the new phase, traces it, emits the event.
+    /// A state change that emits its event: the phase through `setPhase`, then the event.
     private mutating func transition(_ index: Int, to phase: Phase, now: Instant, sample: GestureSample?,
                                      into events: inout [GestureEvent], reported: GestureState? = nil, why: Why) {
-        if tracesTransitions, !(phase.isActive && slots[index].phase.isActive) {
-            traceTransition(index, to: phase, now: now, sample: sample, why: why)
-        }
-        slots[index].phase = phase
+        setPhase(index, phase, now: now, sample: sample, why: why)
         if tracksOwnership { announceDecision(ofSlot: index) }
         let state: GestureState = reported ?? {
             switch phase {
@@ -588,11 +585,19 @@ public struct GestureEngine: Sendable {
         case touchesLost
         /// Its view (or an ancestor) was hidden or disabled.
         case viewUnreachable(ViewTree.Index)
+        /// Back to `possible` once finished and its touches are up, or after `cancelAll`: a
+        /// return to rest, not a decision, so not traced.
+        case atRest
     }
 
-    /// A phase change that emits no event (waiting, released): traced all the same.
-    private mutating func setPhase(_ index: Int, _ phase: Phase, now: Instant, why: Why) {
-        if tracesTransitions { traceTransition(index, to: phase, now: now, sample: nil, why: why) }
+    /// The one funnel for every change of a slot's phase (RepositoryTests holds that no other
+    /// code assigns one): records it and, while `tracesTransitions`, traces it with its reason.
+    /// Not traced: staying in the same phase (a running gesture's `changed`, one more proposal
+    /// held back while waiting), which is no transition, and a return to rest (`Why.atRest`).
+    private mutating func setPhase(_ index: Int, _ phase: Phase, now: Instant, sample: GestureSample? = nil, why: Why) {
+        if tracesTransitions, !phase.isSameKind(as: slots[index].phase), !why.isAtRest {
+            traceTransition(index, to: phase, now: now, sample: sample, why: why)
+        }
         slots[index].phase = phase
     }
 
@@ -618,6 +623,7 @@ public struct GestureEngine: Sendable {
         case .cancelledAll: text = "configuration reloaded or daemon stopping"
         case .touchesLost: text = "its device lost events or went away"
         case .viewUnreachable(let view): text = "view \(tree.nodes[view].id) hidden or disabled"
+        case .atRest: text = "all touches up"   // not traced (`setPhase`)
         }
         // The running phase reads as its reported state: `began` when entered, `running` after.
         let old = slots[index].phase.isActive ? "running" : slots[index].phase.name
@@ -634,12 +640,11 @@ public struct GestureEngine: Sendable {
 
     public mutating func drainTrace() -> [String] { defer { trace.removeAll() }; return trace }
 
-    private mutating func resetFinished() {
+    private mutating func resetFinished(now: Instant) {
         for index in slots.indices where slots[index].touches.isEmpty {
             switch slots[index].phase {
             case .ended, .failed, .cancelled:
-                // Not traced: a return to rest after all touches lifted, not a decision.
-                slots[index].phase = .possible
+                setPhase(index, .possible, now: now, why: .atRest)
                 recognizers.reset(slots[index].recognizer)
             case .possible, .waiting, .active:
                 break
@@ -675,8 +680,14 @@ extension GestureEngine.Slot {
     }
 }
 
+extension GestureEngine.Why {
+    var isAtRest: Bool { if case .atRest = self { true } else { false } }
+}
+
 extension GestureEngine.Phase {
     var isActive: Bool { if case .active = self { true } else { false } }
+    /// The same case, whatever it carries (running stays running, waiting stays waiting).
+    func isSameKind(as other: Self) -> Bool { name == other.name }
     var hasSucceeded: Bool {
         switch self {
         case .active, .ended: true
