@@ -162,6 +162,25 @@ struct TouchForwarder: Sendable {
         for i in tracked.indices where device.map({ tracked[i].device == $0 }) ?? true { tracked[i].claimed = true }
     }
 
+    /// Where a touch stands with the application (`explain`'s `application:` line reads it after
+    /// the touch's first `decide`).
+    enum Standing: Hashable, Sendable {
+        case sent
+        /// Not sent yet, held back by these recognizers' `delaysTouchesBegan` (in route order).
+        case held(by: [Int])
+        case never
+    }
+
+    /// The standing of a touch it tracks (nil for one it does not, or no longer does).
+    func standing(of touch: TouchID) -> Standing? {
+        guard let t = tracked.first(where: { $0.touch == touch }) else { return nil }
+        switch t.state {
+        case .forwarded: return .sent
+        case .held: return .held(by: t.holders.filter(\.delaysBegan).map(\.recognizer))
+        case .dropped: return .never
+        }
+    }
+
     /// Sends, moves, cancels and lifts what the touches' states now allow, at `now`: once per
     /// step, after the step's ownership facts. The moves of touches already sent come first, in
     /// the order the touches began; then each touch's cancel, flush or lift.
