@@ -209,3 +209,48 @@ import Testing
         #expect(Self.assignsPhase("x.phaseName = 1") == false)
     }
 }
+
+/// No force unwrap (`x!`, `f()!`, `a[i]!`) in the arbiter, the forwarder and explain's
+/// application line (issue 34): what cannot be missing is shaped so, the rest is handled.
+@Suite struct EngineForceUnwrapRuleTests {
+    static let folders = ["Sources/GesturedCore/Engine"]
+    static let files = ["Sources/GesturedCore/Pipeline/TouchForwarder.swift", "Sources/GesturedCore/Seeing/ApplicationDelivery.swift"]
+
+    /// Whether `text` (a line without its comment) force-unwraps: a `!` right after a name, `)`
+    /// or `]`, that is not `!=`.
+    static func forceUnwraps(_ text: Substring) -> Bool {
+        var previous: Character = " "
+        var inString = false
+        for (offset, c) in text.enumerated() {
+            if c == "\"" { inString.toggle() }
+            if !inString, c == "!", previous.isLetter || previous.isNumber || previous == "_" || previous == ")" || previous == "]" {
+                let next = text.dropFirst(offset + 1).first
+                if next != "=" { return true }
+            }
+            previous = c
+        }
+        return false
+    }
+
+    @Test func theEngineTheForwarderAndExplainForceUnwrapNothing() throws {
+        var checked = Self.files
+        for folder in Self.folders { checked += try RepositoryTests.swiftFiles(under: folder) }
+        #expect(checked.count > 8, "the walk found the engine's files")
+        var found: [String] = []
+        for file in checked {
+            for line in try SystemCallRuleTests.codeLines(file) where Self.forceUnwraps(line.text) {
+                found.append("\(file):\(line.number)")
+            }
+        }
+        #expect(found == [])
+    }
+
+    @Test func theRuleCatchesForceUnwraps() {
+        #expect(Self.forceUnwraps("let slot = indexByName[spec.id]!") == true)
+        #expect(Self.forceUnwraps(".sorted { position[$0]! < position[$1]! }") == true)
+        #expect(Self.forceUnwraps("pending.append(Pending(proposal)!)") == true)
+        #expect(Self.forceUnwraps("cloneSlots[d]![slot] = touch") == true)
+        #expect(Self.forceUnwraps("if !tracked[i].claimed, a != b, !(x) { }") == false)
+        #expect(Self.forceUnwraps("text = \"done!\"") == false)
+    }
+}

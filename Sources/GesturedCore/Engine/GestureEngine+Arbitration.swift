@@ -42,6 +42,7 @@ extension GestureEngine {
         case (.active, .cancel):
             transition(index, to: .cancelled, now: now, sample: nil, into: &events, why: .failure(.touchCancelled))
         case (.possible, .recognize(let s)), (.possible, .begin(let s)):
+            let isDiscrete = if case .recognize = proposal { true } else { false }
             if let blocker = blockingActive(index) {
                 transition(index, to: .failed, now: now, sample: nil, into: &events, why: .blocked(by: blocker)); break
             }
@@ -49,15 +50,17 @@ extension GestureEngine {
             case .someSucceeded:
                 transition(index, to: .failed, now: now, sample: nil, into: &events, why: .requiredSucceeded)
             case .undecided:
-                setPhase(index, .waiting([Pending(proposal)!]), now: now, why: .waitingForRequired)
+                setPhase(index, .waiting([isDiscrete ? .recognize(s) : .begin(s)]), now: now, why: .waitingForRequired)
             case .allFailed:
-                let isDiscrete = if case .recognize = proposal { true } else { false }
                 transition(index, to: isDiscrete ? .ended : .active, now: now, sample: s, into: &events,
                            reported: isDiscrete ? .ended : .began, why: .succeeded)
                 excludeOthers(from: index, now: now, into: &events)
             }
-        case (.waiting(var pending), .change), (.waiting(var pending), .end):
-            pending.append(Pending(proposal)!)
+        case (.waiting(var pending), .change(let s)):
+            pending.append(.change(s))
+            setPhase(index, .waiting(pending), now: now, why: .waitingForRequired)
+        case (.waiting(var pending), .end(let s)):
+            pending.append(.end(s))
             setPhase(index, .waiting(pending), now: now, why: .waitingForRequired)
         case (.active, .change(let s)):
             transition(index, to: .active, now: now, sample: s, into: &events, reported: .changed, why: .succeeded)

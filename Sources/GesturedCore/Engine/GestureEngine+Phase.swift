@@ -124,16 +124,6 @@ extension GestureEngine.Phase {
 }
 
 extension GestureEngine.Pending {
-    init?(_ proposal: Proposal) {
-        switch proposal {
-        case .recognize(let s): self = .recognize(s)
-        case .begin(let s): self = .begin(s)
-        case .change(let s): self = .change(s)
-        case .end(let s): self = .end(s)
-        case .none, .fail, .cancel: return nil
-        }
-    }
-
     var proposal: Proposal {
         switch self {
         case .recognize(let s): .recognize(s)

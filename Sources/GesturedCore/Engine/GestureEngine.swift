@@ -88,12 +88,11 @@ public struct GestureEngine: Sendable {
                                   recognizer: recognizer, delivery: spec.delivery, label: label, lastSample: empty))
             }
         }
-        var order = 0
-        var configOrder = Array(repeating: 0, count: slots.count)
+        // The same walk as above: a spec's slot is its place in it (its config order too).
+        var slot = 0
         for node in tree.nodes {
             for spec in node.gestures {
-                let slot = indexByName[spec.id]!
-                configOrder[slot] = order; order += 1
+                defer { slot += 1 }
                 for other in spec.requireToFail {
                     guard let o = indexByName[other] else { throw .unknownGesture(other) }
                     slots[slot].requires.append(o)
@@ -105,17 +104,18 @@ public struct GestureEngine: Sendable {
                 }
             }
         }
-        rank = Self.winningOrder(slots: slots, recognizers: recognizers, tree: tree, configOrder: configOrder)
+        rank = Self.winningOrder(slots: slots, recognizers: recognizers, tree: tree)
         inputsBySlot = Array(repeating: [], count: slots.count)
         // At most one proposal per slot per frame: sized up front, so that the first frame with
         // more of them than any before does not allocate.
         proposals.reserveCapacity(slots.count)
         routedCount = Array(repeating: 0, count: slots.count)
         announced = Array(repeating: .failed, count: slots.count)
-        let position = Dictionary(uniqueKeysWithValues: rank.enumerated().map { ($1, $0) })
+        var position = Array(repeating: 0, count: slots.count)   // per slot: its place in `rank`
+        for (place, slot) in rank.enumerated() { position[slot] = place }
         routesByView = tree.nodes.indices.map { view in
             tree.path(from: view).flatMap { v in slots.indices.filter { slots[$0].view == v } }
-                .sorted { position[$0]! < position[$1]! }
+                .sorted { position[$0] < position[$1] }
         }
         var firstWithRoute: [[Int]: Int] = [:]
         routeKeys = routesByView.indices.map { view in
@@ -125,13 +125,13 @@ public struct GestureEngine: Sendable {
         }
     }
 
-    /// Deepest view first, then config order; within one depth, the positions held by taps are
-    /// refilled by those taps sorted by tap count, most first (see `RecognizerSet.tapPrecedence`).
-    private static func winningOrder(slots: [Slot], recognizers: RecognizerSet, tree: ViewTree,
-                                     configOrder: [Int]) -> [Int] {
+    /// Deepest view first, then config order (the slots' own); within one depth, the positions
+    /// held by taps are refilled by those taps sorted by tap count, most first (see
+    /// `RecognizerSet.tapPrecedence`).
+    private static func winningOrder(slots: [Slot], recognizers: RecognizerSet, tree: ViewTree) -> [Int] {
         var order = slots.indices.sorted {
             let (da, db) = (tree.nodes[slots[$0].view].depth, tree.nodes[slots[$1].view].depth)
-            return da != db ? da > db : configOrder[$0] < configOrder[$1]
+            return da != db ? da > db : $0 < $1
         }
         var start = 0
         while start < order.count {
