@@ -56,12 +56,10 @@ extension GestureEngine {
                            reported: isDiscrete ? .ended : .began, why: .succeeded)
                 excludeOthers(from: index, now: now, into: &events)
             }
-        case (.waiting(var pending), .change(let s)):
-            pending.append(.change(s))
-            setPhase(index, .waiting(pending), now: now, why: .waitingForRequired)
-        case (.waiting(var pending), .end(let s)):
-            pending.append(.end(s))
-            setPhase(index, .waiting(pending), now: now, why: .waitingForRequired)
+        case (.waiting(let pending), .change(let s)):
+            hold(.change(s), after: pending, at: index, now: now)
+        case (.waiting(let pending), .end(let s)):
+            hold(.end(s), after: pending, at: index, now: now)
         case (.active, .change(let s)):
             transition(index, to: .active, now: now, sample: s, into: &events, reported: .changed, why: .succeeded)
         case (.active, .end(let s)):
@@ -72,6 +70,12 @@ extension GestureEngine {
              (.active, .recognize), (.active, .begin):
             recognizerBug(index, proposal: proposal)
         }
+    }
+
+    /// One more proposal of a waiting recognizer, queued (a rare path, kept out of `apply`).
+    @inline(never)
+    mutating func hold(_ next: Pending, after pending: [Pending], at index: Int, now: Instant) {
+        setPhase(index, .waiting(pending + [next]), now: now, why: .waitingForRequired)
     }
 
     enum RequirementStatus { case allFailed, undecided, someSucceeded }

@@ -72,10 +72,16 @@ extension GestureEngine {
     /// Not traced: staying in the same phase (a running gesture's `changed`, one more proposal
     /// held back while waiting), which is no transition, and a return to rest (`Why.atRest`).
     mutating func setPhase(_ index: Int, _ phase: Phase, now: Instant, sample: GestureSample? = nil, why: Why) {
-        if tracesTransitions, !phase.isSameKind(as: slots[index].phase), !why.isAtRest {
-            traceTransition(index, to: phase, now: now, sample: sample, why: why)
-        }
+        if tracesTransitions { traceChange(index, to: phase, now: now, sample: sample, why: why) }
         slots[index].phase = phase
+    }
+
+    /// `setPhase`'s trace, out of line: inlined with it at every phase change, it made the
+    /// arbiter's hot path bigger for a trace that is off in the daemon.
+    @inline(never)
+    private mutating func traceChange(_ index: Int, to phase: Phase, now: Instant, sample: GestureSample?, why: Why) {
+        guard !phase.isSameKind(as: slots[index].phase), !why.isAtRest else { return }
+        traceTransition(index, to: phase, now: now, sample: sample, why: why)
     }
 }
 
