@@ -137,11 +137,10 @@ struct PassThroughTests {
         s.frame(at: 20, [(0, 150, 100), (1, 150, 300), (2, 150, 500)])
         s.frame(at: 40, [(0, 250, 100), (1, 250, 300), (2, 250, 500)])
         s.frame(at: 70, [(0, nil, nil), (1, nil, nil), (2, nil, nil)])
-        // Within one step the transcript lists the gestures first, then what the application got
-        // (the frame's moves, then the cancels).
+        // Within one step the transcript lists the gestures first, then what the application got:
+        // the cancels, not the moves of the frame the swipe recognized in.
         #expect(s.lines == ["0 app down slot=0 100,100", "0 app down slot=1 100,300", "0 app down slot=2 100,500",
                             "20 swipe ended",
-                            "20 app move slot=0 150,100", "20 app move slot=1 150,300", "20 app move slot=2 150,500",
                             "20 app cancel slot=0", "20 app up slot=0", "20 app cancel slot=1", "20 app up slot=1",
                             "20 app cancel slot=2", "20 app up slot=2"])
     }
@@ -166,8 +165,25 @@ struct PassThroughTests {
         s.move(0, 200, 100, at: 30)
         s.up(0, at: 40)
         #expect(s.lines == ["0 app down slot=0 100,100", "10 app move slot=0 105,100",
-                            "20 pan began", "20 app move slot=0 150,100", "20 app cancel slot=0", "20 app up slot=0",
+                            "20 pan began", "20 app cancel slot=0", "20 app up slot=0",
                             "30 pan changed", "40 pan ended"])
+    }
+
+    /// The forwarder decides after the arbiter: a touch a gesture claims in a frame gets its
+    /// cancel, never that frame's move (UIKit's view gets `touchesCancelled` for the event, not
+    /// `touchesMoved`); a touch the frame does not claim gets its move, before the frame's
+    /// other decisions.
+    @Test func aTouchClaimedInAFrameGetsItsCancelAndNotThatFramesMove() throws {
+        var s = try PassThroughScript([ViewSpec(id: "app", subviews: [
+            ViewSpec(id: "pad", frame: frame(0, 0, 500, 1000), gestures: [pan("pan")]),
+        ])])
+        s.down(0, 100, 100, at: 0)      // pad: the pan's
+        s.down(1, 800, 100, at: 5)      // app: no gesture
+        s.frame(at: 20, [(0, 150, 100), (1, 810, 100)])   // the pan begins on this frame
+        s.up(0, at: 30); s.up(1, at: 30)
+        #expect(s.lines == ["0 app down slot=0 100,100", "5 app down slot=1 800,100",
+                            "20 pan began", "20 app move slot=1 810,100", "20 app cancel slot=0", "20 app up slot=0",
+                            "30 pan ended", "30 app up slot=1"])
     }
 
     @Test func aTapUnderAThreeFingerSwipeLiftsAtOnce() throws {
@@ -237,7 +253,7 @@ struct PassThroughTests {
         s.move(0, 30, 500, at: 10)
         s.move(0, 80, 500, at: 20)
         s.up(0, at: 40)
-        #expect(s.lines == ["0 app down slot=0 5,500", "10 edge began", "10 app move slot=0 30,500",
+        #expect(s.lines == ["0 app down slot=0 5,500", "10 edge began",
                             "10 app cancel slot=0", "10 app up slot=0", "20 edge changed", "40 edge ended"])
     }
 
@@ -280,6 +296,20 @@ struct PassThroughTests {
         s.feed([RawEvent(time: Instant(microseconds: 10_000), type: EventCode.EV_SYN, code: EventCode.SYN_DROPPED, value: 0),
                 RawEvent(time: Instant(microseconds: 20_000), type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0)])
         #expect(s.lines == ["0 app down slot=0 100,100", "10 app cancel slot=0", "10 app up slot=0"])
+    }
+
+    /// After lost events the forwarder decides once in the step (the claim and the frame
+    /// together), not once for the drop and again for the frame.
+    @Test func afterLostEventsTheForwarderDecidesOnceInTheStep() throws {
+        var s = try PassThroughScript([ViewSpec(id: "app")])
+        s.down(0, 100, 100, at: 0)
+        s.down(1, 300, 100, at: 5)
+        let before = s.pipeline.forwarder.decisions
+        s.feed([RawEvent(time: Instant(microseconds: 10_000), type: EventCode.EV_SYN, code: EventCode.SYN_DROPPED, value: 0),
+                RawEvent(time: Instant(microseconds: 20_000), type: EventCode.EV_ABS, code: EventCode.ABS_MT_POSITION_X, value: 300),
+                RawEvent(time: Instant(microseconds: 20_000), type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0)])
+        #expect(s.pipeline.forwarder.decisions - before == 1)
+        #expect(Array(s.lines.suffix(4)) == ["10 app cancel slot=0", "10 app up slot=0", "10 app cancel slot=1", "10 app up slot=1"])
     }
 
     @Test func shutdownCancelsAndLiftsEveryForwardedTouch() throws {

@@ -43,7 +43,6 @@ import Testing
     /// most at its present length: none may grow, a file brought under the limit leaves the list
     /// (`theAllowListOnlyHoldsLongFiles`), and no other file may pass the limit.
     static let longFilesBeingSplit: [String: Int] = [
-        "Sources/GesturedCore/Engine/GestureEngine.swift": 718,
         "Sources/GesturedCore/Output/LineEncoder.swift": 670,
         "Sources/GesturedCore/Pipeline/GesturePipeline.swift": 487,
     ]
@@ -195,5 +194,95 @@ import Testing
         #expect(try Self.users(of: "Hotplug", in: hubFiles).isEmpty)
         #expect(try Self.users(of: "DeviceHub", in: ["Sources/gestured/Daemon/Hotplug.swift",
                                                      "Sources/gestured/Daemon/DeviceSource.swift"]).isEmpty)
+/// A recognizer's phase in the arbiter changes in one place (`GestureEngine.setPhase`, the
+/// funnel that traces every transition with its reason): no other code of the core assigns a
+/// `.phase` of something else (a value's own `self.phase = …` in its initializer is its own).
+@Suite struct PhaseFunnelRuleTests {
+    static let funnelFile = "Sources/GesturedCore/Engine/GestureEngine+Phase.swift"
+    static let funnelLine = "slots[index].phase = phase"
+
+    /// Whether `text` assigns the `phase` member of another value (`x.phase = …`, `x.phase += …`),
+    /// not `self.phase = …`, not a comparison.
+    static func assignsPhase(_ text: Substring) -> Bool {
+        var rest = text[...]
+        while let range = rest.firstRange(of: ".phase") {
+            defer { rest = text[range.upperBound...] }
+            let owner = text[..<range.lowerBound].reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            if String(owner.reversed()) == "self" { continue }
+            let after = text[range.upperBound...].drop { $0 == " " }
+            if let next = after.first, next.isLetter || next.isNumber || next == "_" { continue }   // `.phaseName`
+            let op = after.prefix(2)
+            if op.first == "=" && op != "==" { return true }
+            if op.count == 2 && op.last == "=" && "+-*/|&".contains(op.first ?? " ") { return true }
+        }
+        return false
+    }
+
+    @Test func onlyTheFunnelAssignsAPhase() throws {
+        let files = try RepositoryTests.swiftFiles(under: "Sources/GesturedCore")
+        #expect(files.contains(Self.funnelFile) && files.count > 50, "the walk found the core's files")
+        var found: [String] = []
+        for file in files {
+            for line in try SystemCallRuleTests.codeLines(file) where Self.assignsPhase(line.text) {
+                found.append("\(file): \(line.text.trimmingPrefix(while: { $0 == " " }))")
+            }
+        }
+        #expect(found == ["\(Self.funnelFile): \(Self.funnelLine)"])
+    }
+
+    /// The rule's own checks: what it catches and what it lets through.
+    @Test func theRuleCatchesPhaseAssignments() {
+        #expect(Self.assignsPhase("            slots[index].phase = .possible") == true)
+        #expect(Self.assignsPhase("slot.phase=.waiting(pending)") == true)
+        #expect(Self.assignsPhase("        self.id = id; self.phase = phase; self.location = location") == false)
+        #expect(Self.assignsPhase("        let phase = slots[index].phase") == false)
+        #expect(Self.assignsPhase("if update.phase == .began {") == false)
+        #expect(Self.assignsPhase("phase = .idle") == false)
+        #expect(Self.assignsPhase("x.phaseName = 1") == false)
+    }
+}
+
+/// No force unwrap (`x!`, `f()!`, `a[i]!`) in the arbiter, the forwarder and explain's
+/// application line (issue 34): what cannot be missing is shaped so, the rest is handled.
+@Suite struct EngineForceUnwrapRuleTests {
+    static let folders = ["Sources/GesturedCore/Engine"]
+    static let files = ["Sources/GesturedCore/Pipeline/TouchForwarder.swift", "Sources/GesturedCore/Seeing/ApplicationDelivery.swift"]
+
+    /// Whether `text` (a line without its comment) force-unwraps: a `!` right after a name, `)`
+    /// or `]`, that is not `!=`.
+    static func forceUnwraps(_ text: Substring) -> Bool {
+        var previous: Character = " "
+        var inString = false
+        for (offset, c) in text.enumerated() {
+            if c == "\"" { inString.toggle() }
+            if !inString, c == "!", previous.isLetter || previous.isNumber || previous == "_" || previous == ")" || previous == "]" {
+                let next = text.dropFirst(offset + 1).first
+                if next != "=" { return true }
+            }
+            previous = c
+        }
+        return false
+    }
+
+    @Test func theEngineTheForwarderAndExplainForceUnwrapNothing() throws {
+        var checked = Self.files
+        for folder in Self.folders { checked += try RepositoryTests.swiftFiles(under: folder) }
+        #expect(checked.count > 8, "the walk found the engine's files")
+        var found: [String] = []
+        for file in checked {
+            for line in try SystemCallRuleTests.codeLines(file) where Self.forceUnwraps(line.text) {
+                found.append("\(file):\(line.number)")
+            }
+        }
+        #expect(found == [])
+    }
+
+    @Test func theRuleCatchesForceUnwraps() {
+        #expect(Self.forceUnwraps("let slot = indexByName[spec.id]!") == true)
+        #expect(Self.forceUnwraps(".sorted { position[$0]! < position[$1]! }") == true)
+        #expect(Self.forceUnwraps("pending.append(Pending(proposal)!)") == true)
+        #expect(Self.forceUnwraps("cloneSlots[d]![slot] = touch") == true)
+        #expect(Self.forceUnwraps("if !tracked[i].claimed, a != b, !(x) { }") == false)
+        #expect(Self.forceUnwraps("text = \"done!\"") == false)
     }
 }

@@ -262,9 +262,8 @@ public struct GesturePipeline: Sendable {
             screens[screen].engine.cancelGestures(involving: devices[index]!.touches, now: time, into: &gestureEvents,
                                                   ownership: &ownership)
             emit(screen: screen, into: &batch)
-            forwarder.decide(now: time, into: &batch.forwarded)
         }
-        deliver(device: index, now: time, into: &batch)
+        deliver(device: index, now: time, resynchronized: resynchronized, into: &batch)
     }
 
     /// Feeds an event to a device's decoder; when it completes a frame, the frame's time and
@@ -437,8 +436,9 @@ public struct GesturePipeline: Sendable {
     }
 
     /// Turns the device's current frame into touch updates with stable ids, runs the engine on
-    /// them, and appends the touch and gesture outputs, then what the application gets.
-    mutating func deliver(device index: Int, now: Instant, into batch: inout Batch) {
+    /// them, and appends the touch and gesture outputs, then the forwarder's one decision of the
+    /// step (even for an empty frame when `resynchronized` claimed the device's touches).
+    mutating func deliver(device index: Int, now: Instant, resynchronized: Bool = false, into batch: inout Batch) {
         updates.removeAll(keepingCapacity: true)
         updateViews.removeAll(keepingCapacity: true)
         updatePositions.removeAll(keepingCapacity: true)
@@ -450,16 +450,16 @@ public struct GesturePipeline: Sendable {
                           positions: &updatePositions, claimsNew: claimsNew, claimed: &claimedChanges, unlocks: unlocks,
                           unlocking: &unlockUpdates)
         if watching { applyKiosk(screen: screen, device: index, now: now, into: &batch) }
-        guard !updates.isEmpty else { return }
-        // The application's side of the frame first: a new touch is held until the arbiter has
-        // routed it; a move of a touch it already has goes out before what the frame decides.
+        guard !updates.isEmpty else { if resynchronized { forwarder.decide(now: now, into: &batch.forwarded) }; return }
+        // The forwarder takes the frame in but writes nothing before the arbiter's facts: a touch
+        // claimed in this frame gets its cancel, not this frame's move first.
         let forwards = forwarder.forwards(device: index)
         if forwards {
             for (i, update) in updates.enumerated() {
                 if update.phase == .began {
                     forwarder.began(update.id, device: index, screen: screen, at: updatePositions[i])
                 } else {
-                    forwarder.updated(update.id, phase: update.phase, at: updatePositions[i], now: now, into: &batch.forwarded)
+                    forwarder.updated(update.id, phase: update.phase, at: updatePositions[i])
                 }
             }
         }
@@ -478,6 +478,6 @@ public struct GesturePipeline: Sendable {
             }
         }
         emit(screen: screen, into: &batch)
-        if forwards || !ownership.isEmpty { forwarder.decide(now: now, into: &batch.forwarded) }
+        if forwards || resynchronized || !ownership.isEmpty { forwarder.decide(now: now, into: &batch.forwarded) }
     }
 }

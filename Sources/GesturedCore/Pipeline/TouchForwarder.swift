@@ -30,9 +30,13 @@ public struct ForwardedTouch: Hashable, Sendable {
 /// engine: each touch keeps the recognizers of its route that were undecided when it was routed
 /// (its `holders`). A holder that decides by recognizing or beginning claims the touch when it
 /// cancels touches (sent parts are cancelled in the application, held ones never sent); one that
-/// fails leaves the holders. Then, once per step (`decide`):
+/// fails leaves the holders. Then, once per step (`decide`), after the step's facts and before
+/// any of the step's positions is written:
 /// - a touch is held (not sent yet) while a holder has `delaysTouchesBegan`; else sent, the held
 ///   down and moves flushed in their order;
+/// - a sent touch gets the step's moves, unless the step claimed it: then its cancel, never a
+///   move of the frame that claimed it (UIKit: the view gets `touchesCancelled` for that event,
+///   not `touchesMoved`);
 /// - its lift is held while a holder has `delaysTouchesEnded`;
 /// - a touch in a view that does not forward touches, or claimed before it was sent, is never
 ///   sent; a touch that cannot get a free clone slot is not sent either.
@@ -41,7 +45,7 @@ public struct ForwardedTouch: Hashable, Sendable {
 /// not); a slot is reused only after its `up`.
 struct TouchForwarder: Sendable {
     enum State: Sendable {
-        /// Not sent yet: its positions so far (`Tracked.held`), the down's first.
+        /// Not sent yet: its positions so far (`Tracked.unsent`), the down's first.
         case held
         case forwarded(slot: Int)
         /// Never (again) sent: claimed, cancelled, outside a forwarding view or without a slot.
@@ -58,7 +62,9 @@ struct TouchForwarder: Sendable {
         var holders: [TouchOwnership.Holder] = []
         var claimed = false
         var lifted = false
-        var held: [DevicePosition]
+        /// Positions not written yet: a held touch's down and moves, a sent touch's moves of
+        /// the step in progress (written by `decide`).
+        var unsent: [DevicePosition]
     }
 
     /// Live (or held) touches of pass-through devices, in the order they began.
@@ -67,6 +73,8 @@ struct TouchForwarder: Sendable {
     /// device does not pass through.
     private var cloneSlots: [[TouchID?]?] = []
     private var nextTrackingID: [Int32] = []
+    /// How many times `decide` ran (tests count one per step).
+    private(set) var decisions = 0
 
     /// Starts forwarding a device whose clone has `slotCount` slots.
     mutating func addDevice(_ device: Int, slotCount: Int) {
@@ -89,13 +97,12 @@ struct TouchForwarder: Sendable {
     /// A touch of a pass-through device began, before the arbiter routes it (its `routed` fact
     /// comes with the frame's ownership facts): held until that fact says who holds it.
     mutating func began(_ touch: TouchID, device: Int, screen: Int, at position: DevicePosition) {
-        tracked.append(Tracked(touch: touch, device: device, screen: screen, state: .held, held: [position]))
+        tracked.append(Tracked(touch: touch, device: device, screen: screen, state: .held, unsent: [position]))
     }
 
-    /// A touch moved, lifted or was cancelled by its device; a move of a touch already sent goes
-    /// out at once.
-    mutating func updated(_ touch: TouchID, phase: TouchPhase, at position: DevicePosition, now: Instant,
-                          into out: inout [ForwardedTouch]) {
+    /// A touch moved, lifted or was cancelled by its device. Nothing is written here: a move
+    /// waits for the step's `decide`, which knows whether the step claimed the touch.
+    mutating func updated(_ touch: TouchID, phase: TouchPhase, at position: DevicePosition) {
         guard let i = tracked.firstIndex(where: { $0.touch == touch }) else { return }
         switch phase {
         case .began: return
@@ -104,12 +111,7 @@ struct TouchForwarder: Sendable {
         case .cancelled: tracked[i].lifted = true; tracked[i].claimed = true   // a palm on the real device
         }
         switch tracked[i].state {
-        case .held: if phase == .moved { tracked[i].held.append(position) }
-        case .forwarded(let slot):
-            if phase == .moved {
-                out.append(ForwardedTouch(device: GesturePipeline.DeviceID(value: tracked[i].device), time: now,
-                                          touch: touch, slot: slot, kind: .move(position)))
-            }
+        case .held, .forwarded: if phase == .moved { tracked[i].unsent.append(position) }
         case .dropped: break
         }
     }
@@ -160,10 +162,39 @@ struct TouchForwarder: Sendable {
         for i in tracked.indices where device.map({ tracked[i].device == $0 }) ?? true { tracked[i].claimed = true }
     }
 
-    /// Sends, cancels and lifts what the touches' states now allow, at `now`: once per step,
-    /// after the step's ownership facts.
+    /// Where a touch stands with the application (`explain`'s `application:` line reads it after
+    /// the touch's first `decide`).
+    enum Standing: Hashable, Sendable {
+        case sent
+        /// Not sent yet, held back by these recognizers' `delaysTouchesBegan` (in route order).
+        case held(by: [Int])
+        case never
+    }
+
+    /// The standing of a touch it tracks (nil for one it does not, or no longer does).
+    func standing(of touch: TouchID) -> Standing? {
+        guard let t = tracked.first(where: { $0.touch == touch }) else { return nil }
+        switch t.state {
+        case .forwarded: return .sent
+        case .held: return .held(by: t.holders.filter(\.delaysBegan).map(\.recognizer))
+        case .dropped: return .never
+        }
+    }
+
+    /// Sends, moves, cancels and lifts what the touches' states now allow, at `now`: once per
+    /// step, after the step's ownership facts. The moves of touches already sent come first, in
+    /// the order the touches began; then each touch's cancel, flush or lift.
     mutating func decide(now: Instant, into out: inout [ForwardedTouch]) {
+        decisions += 1
         guard !tracked.isEmpty else { return }
+        for i in tracked.indices where !tracked[i].claimed && !tracked[i].unsent.isEmpty {
+            guard case .forwarded(let slot) = tracked[i].state else { continue }
+            let device = GesturePipeline.DeviceID(value: tracked[i].device)
+            for position in tracked[i].unsent {
+                out.append(ForwardedTouch(device: device, time: now, touch: tracked[i].touch, slot: slot, kind: .move(position)))
+            }
+            tracked[i].unsent.removeAll(keepingCapacity: true)
+        }
         for i in tracked.indices {
             let device = GesturePipeline.DeviceID(value: tracked[i].device)
             let touch = tracked[i].touch
@@ -174,20 +205,21 @@ struct TouchForwarder: Sendable {
                     cloneSlots[tracked[i].device]?[slot] = nil
                 }
                 tracked[i].state = .dropped
+                tracked[i].unsent = []
                 continue
             }
             if case .held = tracked[i].state, !tracked[i].holders.contains(where: \.delaysBegan) {
                 guard let slot = cloneSlots[tracked[i].device]?.firstIndex(where: { $0 == nil }) else {
                     tracked[i].state = .dropped; continue
                 }
-                cloneSlots[tracked[i].device]![slot] = touch
+                cloneSlots[tracked[i].device]?[slot] = touch
                 let id = nextTrackingID[tracked[i].device]
                 nextTrackingID[tracked[i].device] = (id + 1) & 0xFFFF
-                for (n, position) in tracked[i].held.enumerated() {
+                for (n, position) in tracked[i].unsent.enumerated() {
                     out.append(ForwardedTouch(device: device, time: now, touch: touch, slot: slot,
                                               kind: n == 0 ? .down(trackingID: id, position: position) : .move(position)))
                 }
-                tracked[i].held = []
+                tracked[i].unsent.removeAll(keepingCapacity: true)   // the touch's later moves reuse it
                 tracked[i].state = .forwarded(slot: slot)
             }
             if tracked[i].lifted, case .forwarded(let slot) = tracked[i].state, !tracked[i].holders.contains(where: \.delaysEnded) {

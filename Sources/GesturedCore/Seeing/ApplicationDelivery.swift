@@ -1,9 +1,10 @@
 /// What the application behind a pass-through device gets of a touch that begins at a point:
 /// `gestured explain`'s `application:` line (CONTRACT.md §5, docs/KIOSK.md).
 ///
-/// It is the daemon's own decision at the down of a touch alone on the panel (`TouchForwarder.began`
-/// and the first `decide`), taken on a copy of the engine: the touch's view, and the recognizers
-/// of its route still undecided once the down is handled. So a screen-edge pan whose edge zone
+/// It is the daemon's own decision at the down of a touch alone on the panel, taken by the same
+/// two parts on copies: the engine's ownership facts for the down (the arbiter), read by a
+/// `TouchForwarder` (`began`, `apply`, the first `decide`), whose rule alone says what is held,
+/// claimed or sent. So a screen-edge pan whose edge zone
 /// does not hold the point, which fails at the down, holds nothing here either. (A touch that
 /// joins a gesture already running on its route is claimed at once; a lone touch never is.)
 public enum ApplicationDelivery: Hashable, Sendable, CustomStringConvertible {
@@ -57,8 +58,8 @@ extension Configuration {
 
 extension GestureEngine {
     /// What the application gets of a touch that begins at `point` (screen coordinates) on a
-    /// pass-through device, decided as the daemon decides at the down: from the engine's own
-    /// ownership fact for that touch (`TouchOwnership.routed`), as `TouchForwarder` reads it.
+    /// pass-through device, decided as the daemon decides at the down: the engine's ownership
+    /// facts for that touch, taken in and decided on by a `TouchForwarder` of one clone slot.
     public func applicationDelivery(at point: Point, path: ApplicationPath) -> ApplicationDelivery {
         switch path {
         case .passThrough: applicationDelivery(at: point)
@@ -72,22 +73,20 @@ extension GestureEngine {
         var engine = self
         engine.trackOwnership()
         let touch = TouchID(0)
+        var forwarder = TouchForwarder()
+        forwarder.addDevice(0, slotCount: 1)
+        forwarder.began(touch, device: 0, screen: 0, at: DevicePosition(x: 0, y: 0))
         var events: [GestureEvent] = []
         var facts: [TouchOwnership] = []
         engine.handle([TouchUpdate(id: touch, phase: .began, location: point, device: "explain", slot: 0)],
                       now: .zero, into: &events, ownership: &facts)
-        // The touch's fact, then the decisions the down itself brought (an edge pan whose edge
-        // zone does not hold the point fails at once), as `TouchForwarder.apply` takes them.
-        guard let routed = facts.firstIndex(where: { if case .routed(touch, _, _, _) = $0 { true } else { false } }),
-              case .routed(_, var holders, var claimed, let forwards) = facts[routed] else {
-            return .forwarded   // not routed (outside every view): no rule applies
+        forwarder.apply(facts, screen: 0)
+        var written: [ForwardedTouch] = []
+        forwarder.decide(now: .zero, into: &written)
+        switch forwarder.standing(of: touch) {
+        case .sent, nil: return .forwarded   // nil: sent and lifted, which a lone down never is
+        case .held(let holders): return .held(holders.map { engine.slots[$0].name })
+        case .never: return .never
         }
-        for case .decided(let recognizer, let claims) in facts[(routed + 1)...] where holders.contains(where: { $0.recognizer == recognizer }) {
-            holders.removeAll { $0.recognizer == recognizer }
-            claimed = claimed || claims
-        }
-        if !forwards || claimed { return .never }
-        let holding = holders.filter(\.delaysBegan).map { engine.slots[$0.recognizer].name }
-        return holding.isEmpty ? .forwarded : .held(holding)
     }
 }
