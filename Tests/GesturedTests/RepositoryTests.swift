@@ -194,6 +194,9 @@ import Testing
         #expect(try Self.users(of: "Hotplug", in: hubFiles).isEmpty)
         #expect(try Self.users(of: "DeviceHub", in: ["Sources/gestured/Daemon/Hotplug.swift",
                                                      "Sources/gestured/Daemon/DeviceSource.swift"]).isEmpty)
+    }
+}
+
 /// A recognizer's phase in the arbiter changes in one place (`GestureEngine.setPhase`, the
 /// funnel that traces every transition with its reason): no other code of the core assigns a
 /// `.phase` of something else (a value's own `self.phase = …` in its initializer is its own).
