@@ -11,7 +11,7 @@ public struct PinchRecognizer: Sendable {
 
     init(_ parameters: PinchParameters) {
         self.parameters = parameters
-        gesture = TwoTouchGesture(slop: parameters.slop.points)
+        gesture = TwoTouchGesture(slop: parameters.slop)
     }
 
     var deadline: Instant? { nil }
@@ -24,9 +24,9 @@ public struct PinchRecognizer: Sendable {
     /// The pair's span over its reference span, read from the pair when asked (a square root
     /// per frame, not per touch move).
     struct Scale: PairMeasure {
-        static let slopUnit = FailReason.SlopUnit.spanPoints
+        static func liftedBeforeMovement(slop: Distance) -> FailReason { .liftedBeforeSpanChange(slop: slop) }
         /// The span at which the scale is 1 (re-based when the pair changes).
-        private var reference = 0.0
+        private var reference = Distance.zero
 
         mutating func formed(_ pair: TouchPair) { reference = pair.span }
         mutating func moved(_ pair: TouchPair) {}
@@ -37,8 +37,8 @@ public struct PinchRecognizer: Sendable {
             reference = kept > 0 ? after.span / kept : after.span
         }
 
-        func value(_ pair: TouchPair) -> Double { reference > 0 ? pair.span / reference : 1 }
-        func departure(_ pair: TouchPair) -> Double { (pair.span - reference).magnitude }
+        func value(_ pair: TouchPair) -> Double { reference > .zero ? pair.span / reference : 1 }
+        func departure(_ pair: TouchPair) -> Distance { (pair.span - reference).magnitude }
         func values(_ pair: TouchPair, velocity: Double) -> GestureValues { .pinch(scale: value(pair), velocity: velocity) }
     }
 }
