@@ -28,9 +28,8 @@ struct RecognizerUnitsTests {
     @Test func unitArithmeticIsTheDoubleArithmetic() {
         let distance = Distance(points: 37.3), elapsed = Interval(microseconds: 123_457)
         #expect((distance / elapsed).pointsPerSecond == 37.3 / elapsed.seconds)
-        #expect(distance / Distance(points: 3.1) == 37.3 / 3.1)
-        #expect((distance / 3.1).points == 37.3 / 3.1)
-        #expect((Distance(points: 2) - distance).magnitude == Distance(points: (2 - 37.3).magnitude))
+        #expect(distance.ratio(to: Distance(points: 3.1)) == 37.3 / 3.1)
+        #expect(Distance(points: 2).distance(to: distance) == Distance(points: (2 - 37.3).magnitude))
         var turn = Angle(radians: 3)
         turn += (Angle(radians: -3) - Angle(radians: 3)).normalized
         #expect(turn.radians == 3 + AngleMath.normalized(-6))

@@ -34,11 +34,11 @@ public struct PinchRecognizer: Sendable {
         /// Keeps the scale: the new pair's span over the new reference is the old pair's scale.
         mutating func replaced(_ before: TouchPair, with after: TouchPair) {
             let kept = value(before)
-            reference = kept > 0 ? after.span / kept : after.span
+            reference = kept > 0 ? Distance(points: after.span.points / kept) : after.span
         }
 
-        func value(_ pair: TouchPair) -> Double { reference > .zero ? pair.span / reference : 1 }
-        func departure(_ pair: TouchPair) -> Distance { (pair.span - reference).magnitude }
+        func value(_ pair: TouchPair) -> Double { reference > .zero ? pair.span.ratio(to: reference) : 1 }
+        func departure(_ pair: TouchPair) -> Distance { pair.span.distance(to: reference) }
         func values(_ pair: TouchPair, velocity: Double) -> GestureValues { .pinch(scale: value(pair), velocity: velocity) }
     }
 }

@@ -140,7 +140,7 @@ public struct StrokeRecognizer: Sendable {
         path.add(Point(x: translation.dx, y: translation.dy))
         let limit = Self.earlyFailFactor * matcher.longestRatio
         guard path.length >= GestureDefaults.minimumStrokeLength, path.length > path.diagonal * limit else { return .none }
-        return .fail(.strokeTooLong(ratio: path.length / max(path.diagonal, Distance(points: .ulpOfOne)), limit: limit))
+        return .fail(.strokeTooLong(ratio: path.length.ratio(to: max(path.diagonal, Distance(points: .ulpOfOne))), limit: limit))
     }
 
     private mutating func clearPath() { path.removeAll() }

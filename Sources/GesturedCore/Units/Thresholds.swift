@@ -4,6 +4,10 @@
 /// same types (`Vector.distance`, `TouchPair.span`, `TouchPair.angle`), so a threshold is only
 /// ever compared with a measure of its unit. Value wrappers with `@inlinable` arithmetic: they
 /// cost nothing over the bare `Double` on the per-frame path.
+///
+/// `Distance` has no `+`, `-` or `/` of two distances, only named methods: with its
+/// `* (Distance, Double)` and its literals, `100 + 2 * x` (x a `Double`) would be a `Distance` as
+/// much as a `Double`, which Swift 6.0 rejects as ambiguous.
 
 /// A distance on the screen, in points: a slop, a movement limit, a zone's width.
 public struct Distance: Hashable, Comparable, Sendable, ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral,
@@ -14,15 +18,13 @@ public struct Distance: Hashable, Comparable, Sendable, ExpressibleByFloatLitera
     @inlinable public init(integerLiteral value: Int) { points = Double(value) }
     @inlinable public static func < (a: Distance, b: Distance) -> Bool { a.points < b.points }
     @inlinable public static func * (a: Distance, k: Double) -> Distance { Distance(points: a.points * k) }
-    @inlinable public static func + (a: Distance, b: Distance) -> Distance { Distance(points: a.points + b.points) }
-    @inlinable public static func - (a: Distance, b: Distance) -> Distance { Distance(points: a.points - b.points) }
     @inlinable public static func += (a: inout Distance, b: Distance) { a.points += b.points }
-    /// How many times `b` fits in `a`: a ratio, without unit (a pinch's scale).
-    @inlinable public static func / (a: Distance, b: Distance) -> Double { a.points / b.points }
-    @inlinable public static func / (a: Distance, k: Double) -> Distance { Distance(points: a.points / k) }
     /// The average speed of covering `a` in `b`.
     @inlinable public static func / (a: Distance, b: Interval) -> Speed { Speed(pointsPerSecond: a.points / b.seconds) }
-    @inlinable public var magnitude: Distance { Distance(points: points.magnitude) }
+    /// How many times `other` fits in it: a ratio, without unit (a pinch's scale).
+    @inlinable public func ratio(to other: Distance) -> Double { points / other.points }
+    /// How far it is from `other`: |self − other|.
+    @inlinable public func distance(to other: Distance) -> Distance { Distance(points: (points - other.points).magnitude) }
     public static let zero = Distance(points: 0)
     public var description: String { "\(points) pt" }
 }
