@@ -85,6 +85,20 @@ struct RequestFramerTests {
         #expect(drain(&f) == [.line("ping")])
     }
 
+    /// `peek` then `skip` takes what `next` takes, and `skip` past the end does nothing.
+    @Test func skipPassesOverThePeekedLine() {
+        var f = RequestFramer()
+        f.append(Array("ping\nversion\n".utf8))
+        #expect(f.peek() == .line("ping"))
+        f.skip()
+        #expect(f.peek() == .line("version"))
+        f.skip()
+        f.skip()
+        #expect(f.peek() == nil && !f.hasNext)
+        f.append(Array("ping\n".utf8))
+        #expect(f.next() == .line("ping"))
+    }
+
     @Test func overlongLineIsReportedOnceAndSkippedToItsNewline() {
         var f = RequestFramer()
         f.append([UInt8](repeating: UInt8(ascii: "x"), count: 1500))

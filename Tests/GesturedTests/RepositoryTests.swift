@@ -289,3 +289,123 @@ import Testing
         #expect(Self.forceUnwraps("text = \"done!\"") == false)
     }
 }
+
+/// No force unwrap in the core (issue #34 item 6): a value that may be missing is asked for
+/// through a structure that cannot be asked for what it does not hold, a `guard let` with a
+/// typed error, or is made non-optional by construction. A force unwrap is `!` right after an
+/// identifier, `)` or `]` and not followed by `=` (`x!`, `f()!`, `a[i]!`, `try!`, `as!`, an
+/// implicitly unwrapped `T!`), outside strings and comments.
+@Suite struct ForceUnwrapRuleTests {
+    /// Files colleagues are changing this round (issue #34: `engine`, `delivery`, `perf`); the
+    /// lead empties the list at merge.
+    static let beingChanged = [
+        "Sources/GesturedCore/Engine/GestureEngine",
+        "Sources/GesturedCore/Pipeline/",
+        "Sources/GesturedCore/Output/",
+        "Sources/GesturedCore/Seeing/ApplicationDelivery.swift",
+    ]
+
+    /// The 1-based numbers of the lines of `source` that hold a force unwrap: a small lexer that
+    /// knows comments (nested), strings (raw, multi-line) and the code of their interpolations.
+    static func forceUnwraps(in source: String) -> [Int] {
+        enum Mode { case code(parens: Int), lineComment, blockComment, string(hashes: Int, multiline: Bool) }
+        let chars = Array(source.unicodeScalars)
+        // The innermost last: an interpolation's code goes on top of its string.
+        var stack = [Mode.code(parens: 0)]
+        var found: [Int] = []
+        var line = 1
+        var i = 0
+        func at(_ k: Int) -> Unicode.Scalar? { k < chars.count ? chars[k] : nil }
+        func starts(_ text: String, _ k: Int) -> Bool {
+            var k = k
+            for c in text.unicodeScalars {
+                guard at(k) == c else { return false }
+                k += 1
+            }
+            return true
+        }
+        func isWordEnd(_ c: Unicode.Scalar) -> Bool {
+            c == ")" || c == "]" || c == "_" || c.properties.isAlphabetic || ("0"..."9").contains(c)
+        }
+        while let mode = stack.last, i < chars.count {
+            let c = chars[i]
+            if c == "\n" { line += 1 }
+            var step = 1
+            switch mode {
+            case .code(let parens):
+                if starts("//", i) {
+                    stack.append(.lineComment); step = 2
+                } else if starts("/*", i) {
+                    stack.append(.blockComment); step = 2
+                } else if c == "#" || c == "\"" {
+                    var hashes = 0
+                    while at(i + hashes) == "#" { hashes += 1 }
+                    if at(i + hashes) == "\"" {
+                        let multiline = starts("\"\"\"", i + hashes)
+                        stack.append(.string(hashes: hashes, multiline: multiline))
+                        step = hashes + (multiline ? 3 : 1)
+                    } else {
+                        step = max(hashes, 1)
+                    }
+                } else if c == "(" {
+                    stack[stack.count - 1] = .code(parens: parens + 1)
+                } else if c == ")" {
+                    if parens == 0, stack.count > 1 { stack.removeLast() } else { stack[stack.count - 1] = .code(parens: parens - 1) }
+                } else if c == "!", i > 0, isWordEnd(chars[i - 1]), at(i + 1) != "=" {
+                    found.append(line)
+                }
+            case .lineComment:
+                if c == "\n" { stack.removeLast() }
+            case .blockComment:
+                if starts("*/", i) {
+                    stack.removeLast(); step = 2
+                } else if starts("/*", i) {
+                    stack.append(.blockComment); step = 2
+                }
+            case .string(let hashes, let multiline):
+                let escape = "\\" + String(repeating: "#", count: hashes)
+                let end = (multiline ? "\"\"\"" : "\"") + String(repeating: "#", count: hashes)
+                if starts(escape + "(", i) {
+                    stack.append(.code(parens: 0)); step = escape.unicodeScalars.count + 1
+                } else if starts(escape, i) {
+                    step = escape.unicodeScalars.count + 1
+                    if at(i + step - 1) == "\n" { line += 1 }
+                } else if starts(end, i) {
+                    stack.removeLast(); step = end.unicodeScalars.count
+                }
+            }
+            i += step
+        }
+        return found
+    }
+
+    @Test func theCoreHasNoForceUnwrap() throws {
+        let files = try RepositoryTests.swiftFiles(under: "Sources/GesturedCore")
+        #expect(files.count > 50, "the walk found the core's files")
+        var found: [String] = []
+        for file in files where !Self.beingChanged.contains(where: { file.hasPrefix($0) }) {
+            let data = try Data(contentsOf: URL(fileURLWithPath: RepositoryTests.root + "/" + file))
+            found += Self.forceUnwraps(in: String(decoding: data, as: UTF8.self)).map { "\(file):\($0)" }
+        }
+        #expect(found == [])
+    }
+
+    @Test func theRuleCatchesForceUnwraps() {
+        #expect(Self.forceUnwraps("let slot = indexByName[spec.id]!") == true)
+        #expect(Self.forceUnwraps(".sorted { position[$0]! < position[$1]! }") == true)
+        #expect(Self.forceUnwraps("pending.append(Pending(proposal)!)") == true)
+        #expect(Self.forceUnwraps("cloneSlots[d]![slot] = touch") == true)
+        #expect(Self.forceUnwraps("if !tracked[i].claimed, a != b, !(x) { }") == false)
+        #expect(Self.forceUnwraps("text = \"done!\"") == false)
+    /// The rule's own checks: what it catches and what it lets through.
+    @Test func theRuleCatchesForceUnwraps() {
+        #expect(Self.forceUnwraps(in: "let a = x!") == [1])
+        #expect(Self.forceUnwraps(in: "f()!.g\nlet b = a[0]!\nlet c = try! d()\nlet e = f as! G") == [1, 2, 3, 4])
+        #expect(Self.forceUnwraps(in: "var h: Int!") == [1])
+        #expect(Self.forceUnwraps(in: "if a != b, !c, (!d) { e = !f }") == [])
+        #expect(Self.forceUnwraps(in: "let s = \"wow! \\\"x!\\\" \\(a)!\" // y!\n/* z! /* w! */ v! */ let t = u") == [])
+        #expect(Self.forceUnwraps(in: "let m = \"\"\"\n  a!\n  \"\"\"\nlet n = o!") == [4])
+        #expect(Self.forceUnwraps(in: "let r = #\"a\"!\"#\nlet q = p!") == [2])
+        #expect(Self.forceUnwraps(in: "let u = \"\\(v == 1 ? \"\" : \"s!\") \\(w!)\"") == [1])
+    }
+}

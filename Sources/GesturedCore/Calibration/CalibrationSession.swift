@@ -85,6 +85,9 @@ public struct CalibrationSession: Sendable {
 
     private struct Measuring: Hashable, Sendable {
         var round: Int
+        /// The target shown: the one after those `taken` (kept beside them, not derived from
+        /// their count, so that it always exists).
+        var target: CalibrationTarget
         var taken: [NormalizedPoint]
         var deadline: Instant
         /// The fingers down now, by id.
@@ -94,7 +97,6 @@ public struct CalibrationSession: Sendable {
         var first: NormalizedPoint?
         var wander = 0.0
         var severalFingers = false
-        var target: CalibrationTarget { CalibrationTarget(rawValue: taken.count)! }
     }
 
     public let screen: Size
@@ -120,7 +122,7 @@ public struct CalibrationSession: Sendable {
     }
 
     private mutating func begin(round: Int, now: Instant) -> [Step] {
-        state = .measuring(Measuring(round: round, taken: [], deadline: now + Self.targetTimeout))
+        state = .measuring(Measuring(round: round, target: .topLeft, taken: [], deadline: now + Self.targetTimeout))
         return [.show(.topLeft, round: round)]
     }
 
@@ -170,39 +172,37 @@ public struct CalibrationSession: Sendable {
         if m.severalFingers { return refuse(m, .severalFingers, now: now) }
         if m.wander > limit { return refuse(m, .moved(points: m.wander, limit: limit), now: now) }
         let point = NormalizedPoint(x: m.sum.x / Double(m.count), y: m.sum.y / Double(m.count))
-        let target = m.target
-        let next = Measuring(round: m.round, taken: m.taken + [point], deadline: now + Self.targetTimeout)
-        var steps: [Step] = [.took(target, raw: point)]
-        guard next.taken.count == CalibrationTarget.allCases.count else {
-            steps.append(.show(next.target, round: next.round))
-            state = .measuring(next)
+        let taken = m.taken + [point]
+        var steps: [Step] = [.took(m.target, raw: point)]
+        if let target = CalibrationTarget(rawValue: m.target.rawValue + 1) {
+            steps.append(.show(target, round: m.round))
+            state = .measuring(Measuring(round: m.round, target: target, taken: taken, deadline: now + Self.targetTimeout))
             return steps
         }
-        let pairs = zip(next.taken, CalibrationTarget.allCases).map { (raw: $0, target: $1.point) }
+        let pairs = zip(taken, CalibrationTarget.allCases).map { (raw: $0, target: $1.point) }
         let refusal: CalibrationFitRefusal
         do {
             let fit = try CalibrationFit.fit(pairs, screen: screen)
             let limit = CalibrationFit.residualLimit(screen: screen)
             guard fit.residual > limit else {
                 state = .done
-                return steps + [.finished(fit, raw: next.taken)]
+                return steps + [.finished(fit, raw: taken)]
             }
             refusal = .residual(fit.residual, limit: limit)
         } catch {
             refusal = error
         }
         steps.append(.fitRefused(refusal))
-        guard next.round < Self.maximumRounds else {
+        guard m.round < Self.maximumRounds else {
             state = .done
-            return steps + [.failed(.gaveUp(rounds: next.round, last: refusal))]
+            return steps + [.failed(.gaveUp(rounds: m.round, last: refusal))]
         }
         return steps + begin(round: m.round + 1, now: now)
     }
 
     private mutating func refuse(_ m: Measuring, _ reason: TouchRefusal, now: Instant) -> [Step] {
-        let target = m.target
-        state = .measuring(Measuring(round: m.round, taken: m.taken, deadline: now + Self.targetTimeout))
-        return [.refused(target, reason), .show(target, round: m.round)]
+        state = .measuring(Measuring(round: m.round, target: m.target, taken: m.taken, deadline: now + Self.targetTimeout))
+        return [.refused(m.target, reason), .show(m.target, round: m.round)]
     }
 }
 

@@ -71,10 +71,12 @@ public enum ControlRequest: Hashable, Sendable {
             }
             return .layout(try word(arguments.first), screen: arguments.count == 2 ? try word(arguments.last) : nil)
         case "rotate":
-            guard arguments.count == 2 else { throw fail("rotate takes a device and 0, 90, 180 or 270") }
-            let device = try word(arguments.first)
-            guard let degrees = Int(arguments.last!), let rotation = Rotation(rawValue: degrees) else {
-                throw fail("rotation must be 0, 90, 180 or 270, found '\(arguments.last!)'")
+            guard arguments.count == 2, let first = arguments.first, let last = arguments.last else {
+                throw fail("rotate takes a device and 0, 90, 180 or 270")
+            }
+            let device = try word(first)
+            guard let degrees = Int(last), let rotation = Rotation(rawValue: degrees) else {
+                throw fail("rotation must be 0, 90, 180 or 270, found '\(last)'")
             }
             return .rotate(device: device, rotation)
         case "screen":
@@ -84,10 +86,9 @@ public enum ControlRequest: Hashable, Sendable {
             return .screenPower(on: state == "on", screen: arguments.count == 2 ? try word(arguments.last) : nil)
         case "lock":
             let maximum = KioskLimits.maximumLockSeconds
-            guard arguments.count == 1 || arguments.count == 2 else {
+            guard arguments.count == 1 || arguments.count == 2, let text = arguments.first else {
                 throw fail("lock takes a number of seconds (1 to \(maximum)), and optionally a screen id")
             }
-            let text = arguments.first!
             guard !text.isEmpty, text.count <= 9, text.allSatisfy({ "0123456789".contains($0) }), let seconds = Int(text),
                   (1...maximum).contains(seconds) else {
                 throw fail("lock takes a whole number of seconds from 1 to \(maximum), found '\(text)'")

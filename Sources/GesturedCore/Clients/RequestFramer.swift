@@ -42,6 +42,11 @@ public struct RequestFramer: Sendable {
     /// The line `next()` would return, left in place.
     public func peek() -> Item? { nextItem < items.count ? items[nextItem] : nil }
 
+    /// Passes over the line `peek()` returned, once it is taken from there.
+    public mutating func skip() {
+        if nextItem < items.count { nextItem += 1 }
+    }
+
     /// The next complete line (or overflow report), in order.
     public mutating func next() -> Item? {
         guard nextItem < items.count else { return nil }

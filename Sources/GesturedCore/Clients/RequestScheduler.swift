@@ -80,7 +80,8 @@ public struct RequestScheduler<Client: Hashable & Sendable>: Sendable {
             while items.count < min(limits.linesPerTurn, left), let next = entry.framer.peek() {
                 let units = RequestLimits.lineCost + (next.byteCount ?? ClientRequest.maximumLength)
                 guard items.isEmpty || (cost + units <= limits.unitsPerTurn && units <= unitsLeft) else { break }
-                items.append(entry.framer.next()!)
+                items.append(next)
+                entry.framer.skip()
                 cost += units
                 unitsLeft -= units
             }

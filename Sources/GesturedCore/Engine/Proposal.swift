@@ -21,42 +21,46 @@ public enum Proposal: Hashable, Sendable {
 }
 
 /// Why a recognizer fails: what `--trace` prints after the transition (`FailReason.text`).
-/// Plain values, so proposing a failure allocates nothing; the text is built only when traced.
+/// Plain values in their units (`Distance`, `Speed`, `Angle`, `Interval`), so proposing a failure
+/// allocates nothing; the text is built only when traced.
 public enum FailReason: Hashable, Sendable {
-    /// A touch moved `distance` points from where it went down; `limit` (`parameter`) allows less.
-    case moved(distance: Double, limit: Double, parameter: MovementLimit)
+    /// A touch moved `distance` from where it went down; `limit` (`parameter`) allows less.
+    case moved(distance: Distance, limit: Distance, parameter: MovementLimit)
     /// `count` touches down at once; at most `limit` allowed.
     case tooManyTouches(count: Int, limit: Int)
     /// A tap or press ended with `count` touches at most; `required` needed.
     case tooFewTouches(count: Int, required: Int)
     /// No next tap within `maximumTapInterval` after tap `completed`.
     case noNextTap(completed: Int, interval: Interval)
-    /// The next tap went down `distance` points from the first; `maximumTapDistance` allows less.
-    case nextTapTooFar(distance: Double, limit: Double)
+    /// The next tap went down `distance` from the first; `maximumTapDistance` allows less.
+    case nextTapTooFar(distance: Distance, limit: Distance)
     /// A tap (of a multi-tap long press) was held for `minimumPressDuration`.
     case tapHeldTooLong(duration: Interval)
     /// The press lifted after `held`, before `minimumPressDuration`.
     case liftedEarly(held: Interval, required: Interval)
-    /// The touches lifted before moving `slop` (in `unit`: pan and screen-edge pan in points,
-    /// pinch in points of span, rotation in radians).
-    case liftedBeforeMovement(slop: Double, unit: SlopUnit = .points)
+    /// The touches of a pan or a screen-edge pan lifted before moving `slop`.
+    case liftedBeforeMovement(slop: Distance)
+    /// The touches of a pinch lifted before their span changed by `slop`.
+    case liftedBeforeSpanChange(slop: Distance)
+    /// The touches of a rotation lifted before their line turned by `slop`.
+    case liftedBeforeTurn(slop: Angle)
     /// A swipe's touch lifted before reaching `minimumDistance` at `minimumVelocity`.
-    case liftedBeforeSwipe(minimumDistance: Double, minimumVelocity: Double)
+    case liftedBeforeSwipe(minimumDistance: Distance, minimumVelocity: Speed)
     /// A swipe took `maximumDuration` without meeting its criteria.
     case tooSlow(limit: Interval)
     /// A swipe moved `direction`, not one of its directions, or off the axis by more than the
-    /// tolerance (`offAxis` radians, `tolerance` allowed).
-    case wrongDirection(direction: SwipeDirection, offAxis: Double, tolerance: Double)
+    /// tolerance (`offAxis`, `tolerance` allowed).
+    case wrongDirection(direction: SwipeDirection, offAxis: Angle, tolerance: Angle)
     /// A screen-edge pan's touch began farther than `edgeZoneWidth` from its edges.
-    case notAtEdge(zone: Double)
-    /// A screen-edge pan's touch moved `slop` points but not away from its edge.
-    case notAwayFromEdge(slop: Double)
+    case notAtEdge(zone: Distance)
+    /// A screen-edge pan's touch moved `slop` but not away from its edge.
+    case notAwayFromEdge(slop: Distance)
     /// A second touch went down where one was expected.
     case secondTouch
     /// The system cancelled a touch.
     case touchCancelled
-    /// A stroke's path was `length` points long at the lift; at least `minimum` needed.
-    case strokeTooShort(length: Double, minimum: Double)
+    /// A stroke's path was `length` long at the lift; at least `minimum` needed.
+    case strokeTooShort(length: Distance, minimum: Distance)
     /// A stroke's path grew longer than any template allows for its size (the early-fail rule).
     case strokeTooLong(ratio: Double, limit: Double)
     /// A stroke's best template (nil: none could be compared) scored below `minimumScore`;
@@ -69,30 +73,33 @@ public enum FailReason: Hashable, Sendable {
     public func text(templates: [String]) -> String {
         switch self {
         case .moved(let distance, let limit, let parameter):
-            "moved \(Self.number(distance)) pt > \(parameter.rawValue) \(Self.number(limit)) pt"
+            "moved \(Self.number(distance.points)) pt > \(parameter.rawValue) \(Self.number(limit.points)) pt"
         case .tooManyTouches(let count, let limit): "\(count) touches down > \(limit) allowed"
         case .tooFewTouches(let count, let required): "\(count) touch\(count == 1 ? "" : "es") < \(required) required"
         case .noNextTap(let completed, let interval):
             "no tap \(completed + 1) within maximumTapInterval \(Self.number(interval.seconds)) s"
         case .nextTapTooFar(let distance, let limit):
-            "next tap \(Self.number(distance)) pt away > maximumTapDistance \(Self.number(limit)) pt"
+            "next tap \(Self.number(distance.points)) pt away > maximumTapDistance \(Self.number(limit.points)) pt"
         case .tapHeldTooLong(let duration):
             "a tap held for minimumPressDuration \(Self.number(duration.seconds)) s before the taps were done"
         case .liftedEarly(let held, let required):
             "lifted after \(Self.number(held.seconds)) s < minimumPressDuration \(Self.number(required.seconds)) s"
-        case .liftedBeforeMovement(let slop, let unit): "touch lifted before \(Self.number(slop)) \(unit.rawValue)"
+        case .liftedBeforeMovement(let slop): "touch lifted before \(Self.number(slop.points)) pt of movement"
+        case .liftedBeforeSpanChange(let slop): "touch lifted before \(Self.number(slop.points)) pt of change in span"
+        case .liftedBeforeTurn(let slop): "touch lifted before \(Self.number(slop.radians)) rad of turn"
         case .liftedBeforeSwipe(let distance, let velocity):
-            "touch lifted before \(Self.number(distance)) pt at \(Self.number(velocity)) pt/s"
+            "touch lifted before \(Self.number(distance.points)) pt at \(Self.number(velocity.pointsPerSecond)) pt/s"
         case .tooSlow(let limit): "not swiped within maximumDuration \(Self.number(limit.seconds)) s"
         case .wrongDirection(let direction, let offAxis, let tolerance):
             offAxis > tolerance
-                ? "\(Self.number(offAxis)) rad off the \(direction.rawValue) axis > angleTolerance \(Self.number(tolerance)) rad"
+                ? "\(Self.number(offAxis.radians)) rad off the \(direction.rawValue) axis > angleTolerance \(Self.number(tolerance.radians)) rad"
                 : "swiped \(direction.rawValue), not one of its directions"
-        case .notAtEdge(let zone): "touch began more than edgeZoneWidth \(Self.number(zone)) pt from its edges"
-        case .notAwayFromEdge(let slop): "moved \(Self.number(slop)) pt, but not away from its edge"
+        case .notAtEdge(let zone): "touch began more than edgeZoneWidth \(Self.number(zone.points)) pt from its edges"
+        case .notAwayFromEdge(let slop): "moved \(Self.number(slop.points)) pt, but not away from its edge"
         case .secondTouch: "a second touch went down"
         case .touchCancelled: "a touch was cancelled"
-        case .strokeTooShort(let length, let minimum): "stroke \(Self.number(length)) pt long < \(Self.number(minimum)) pt"
+        case .strokeTooShort(let length, let minimum):
+            "stroke \(Self.number(length.points)) pt long < \(Self.number(minimum.points)) pt"
         case .strokeTooLong(let ratio, let limit):
             "stroke \(Self.number(ratio)) times its size > \(Self.number(limit)) that its templates allow"
         case .noTemplateMatched(let best, let score, let minimum):
@@ -108,8 +115,6 @@ public enum FailReason: Hashable, Sendable {
 
     /// The parameter a movement exceeded.
     public enum MovementLimit: String, Hashable, Sendable { case movementSlop, allowableMovement }
-    /// The unit of a slop.
-    public enum SlopUnit: String, Hashable, Sendable { case points = "pt of movement", spanPoints = "pt of change in span", radians = "rad of turn" }
 
     /// At most two decimals (or `decimals`), trailing zeros dropped: `0.5`, `10`, `14.14`.
     static func number(_ value: Double, decimals: Int = 2) -> String {

@@ -91,9 +91,10 @@ public enum DeviceAdmission {
             admitted.udevCalibration = CalibrationMatrix.parse(text)
             if admitted.udevCalibration == nil { admitted.invalidUdevCalibration = text }
         }
-        if admitted.rule?.passThrough == true, let reason = description.cloneRefusal {
-            admitted.rule!.passThrough = false
-            admitted.rule!.grab = false
+        if var rule = admitted.rule, rule.passThrough, let reason = description.cloneRefusal {
+            rule.passThrough = false
+            rule.grab = false
+            admitted.rule = rule
             admitted.passThroughRefused = reason
         }
         return .success(admitted)

@@ -1,3 +1,13 @@
+extension Angle {
+    /// The direction of `v` from the positive x axis, in (−π, π], growing clockwise on screen
+    /// (`AngleMath.atan2`).
+    static func direction(of v: Vector) -> Angle { Angle(radians: AngleMath.atan2(v.dy, v.dx)) }
+
+    /// Brought into (−π, π]: as a difference of two directions, the shortest turn between them
+    /// (`AngleMath.normalized`).
+    var normalized: Angle { Angle(radians: AngleMath.normalized(radians)) }
+}
+
 /// Angle arithmetic for the recognizers, on the Swift standard library alone.
 ///
 /// The core may not import Glibc or Foundation, and the standard library has no `atan2`, so it

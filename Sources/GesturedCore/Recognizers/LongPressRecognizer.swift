@@ -144,9 +144,9 @@ public struct LongPressRecognizer: Sendable {
 
     private func movedTooFar(_ id: TouchID) -> Proposal? {
         guard let m = touches.member(id) else { return nil }
-        let distance = (m.location - m.down).length
-        guard distance > parameters.allowableMovement.points else { return nil }
-        return .fail(.moved(distance: distance, limit: parameters.allowableMovement.points, parameter: .allowableMovement))
+        let distance = (m.location - m.down).distance
+        guard distance > parameters.allowableMovement else { return nil }
+        return .fail(.moved(distance: distance, limit: parameters.allowableMovement, parameter: .allowableMovement))
     }
 
     private func sample(start: Instant, now: Instant) -> GestureSample {

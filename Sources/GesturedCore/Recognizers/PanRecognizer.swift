@@ -62,7 +62,7 @@ public struct PanRecognizer: Sendable, ContinuousGesture {
         case .tracking:
             let (centroid, translation) = touches.measured
             velocity.add(now, x: translation.dx, y: translation.dy)
-            guard inRange(touches.count), translation.length > parameters.slop.points else { return .none }
+            guard inRange(touches.count), translation.distance > parameters.slop else { return .none }
             return begin((), sample(centroid, translation))
         case .running:
             guard moved else { return .none }
@@ -92,7 +92,7 @@ public struct PanRecognizer: Sendable, ContinuousGesture {
         case .ended:
             touches.move(update.id, to: update.location)
             touches.remove(update.id)
-            if touches.isEmpty { return .fail(.liftedBeforeMovement(slop: parameters.slop.points)) }
+            if touches.isEmpty { return .fail(.liftedBeforeMovement(slop: parameters.slop)) }
         case .cancelled:
             break   // the lifecycle's
         }

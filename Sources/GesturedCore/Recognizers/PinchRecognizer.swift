@@ -11,7 +11,7 @@ public struct PinchRecognizer: Sendable {
 
     init(_ parameters: PinchParameters) {
         self.parameters = parameters
-        gesture = TwoTouchGesture(slop: parameters.slop.points)
+        gesture = TwoTouchGesture(slop: parameters.slop)
     }
 
     var deadline: Instant? { nil }
@@ -24,9 +24,9 @@ public struct PinchRecognizer: Sendable {
     /// The pair's span over its reference span, read from the pair when asked (a square root
     /// per frame, not per touch move).
     struct Scale: PairMeasure {
-        static let slopUnit = FailReason.SlopUnit.spanPoints
+        static func liftedBeforeMovement(slop: Distance) -> FailReason { .liftedBeforeSpanChange(slop: slop) }
         /// The span at which the scale is 1 (re-based when the pair changes).
-        private var reference = 0.0
+        private var reference = Distance.zero
 
         mutating func formed(_ pair: TouchPair) { reference = pair.span }
         mutating func moved(_ pair: TouchPair) {}
@@ -34,11 +34,11 @@ public struct PinchRecognizer: Sendable {
         /// Keeps the scale: the new pair's span over the new reference is the old pair's scale.
         mutating func replaced(_ before: TouchPair, with after: TouchPair) {
             let kept = value(before)
-            reference = kept > 0 ? after.span / kept : after.span
+            reference = kept > 0 ? Distance(points: after.span.points / kept) : after.span
         }
 
-        func value(_ pair: TouchPair) -> Double { reference > 0 ? pair.span / reference : 1 }
-        func departure(_ pair: TouchPair) -> Double { (pair.span - reference).magnitude }
+        func value(_ pair: TouchPair) -> Double { reference > .zero ? pair.span.ratio(to: reference) : 1 }
+        func departure(_ pair: TouchPair) -> Distance { pair.span.distance(to: reference) }
         func values(_ pair: TouchPair, velocity: Double) -> GestureValues { .pinch(scale: value(pair), velocity: velocity) }
     }
 }

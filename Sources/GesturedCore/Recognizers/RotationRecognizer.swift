@@ -13,7 +13,7 @@ public struct RotationRecognizer: Sendable {
 
     init(_ parameters: RotationParameters) {
         self.parameters = parameters
-        gesture = TwoTouchGesture(slop: parameters.slop.radians)
+        gesture = TwoTouchGesture(slop: parameters.slop)
     }
 
     var deadline: Instant? { nil }
@@ -25,24 +25,26 @@ public struct RotationRecognizer: Sendable {
 
     /// The unwrapped turn of the pair's line since the pair formed.
     struct Turn: PairMeasure {
-        static let slopUnit = FailReason.SlopUnit.radians
-        private var rotation = 0.0
+        static func liftedBeforeMovement(slop: Angle) -> FailReason { .liftedBeforeTurn(slop: slop) }
+        private var rotation = Angle.zero
         /// The pair's angle when `rotation` was last updated.
-        private var lastAngle = 0.0
+        private var lastAngle = Angle.zero
 
-        mutating func formed(_ pair: TouchPair) { rotation = 0; lastAngle = pair.angle }
+        mutating func formed(_ pair: TouchPair) { rotation = .zero; lastAngle = pair.angle }
 
         mutating func moved(_ pair: TouchPair) {
             let angle = pair.angle
-            rotation += AngleMath.normalized(angle - lastAngle)
+            rotation += (angle - lastAngle).normalized
             lastAngle = angle
         }
 
         /// The new pair's angle becomes the reference for further turns.
         mutating func replaced(_ before: TouchPair, with after: TouchPair) { lastAngle = after.angle }
 
-        func value(_ pair: TouchPair) -> Double { rotation }
-        func departure(_ pair: TouchPair) -> Double { rotation.magnitude }
-        func values(_ pair: TouchPair, velocity: Double) -> GestureValues { .rotation(rotation: rotation, velocity: velocity) }
+        func value(_ pair: TouchPair) -> Double { rotation.radians }
+        func departure(_ pair: TouchPair) -> Angle { rotation.magnitude }
+        func values(_ pair: TouchPair, velocity: Double) -> GestureValues {
+            .rotation(rotation: rotation.radians, velocity: velocity)
+        }
     }
 }

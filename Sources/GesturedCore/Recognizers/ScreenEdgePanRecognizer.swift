@@ -60,7 +60,7 @@ public struct ScreenEdgePanRecognizer: Sendable, ContinuousGesture {
 
     mutating func start(_ update: TouchUpdate) -> Proposal {
         guard ScreenEdge.allCases.contains(where: { isNear($0, update.location) }) else {
-            return .fail(.notAtEdge(zone: parameters.edgeZoneWidth.points))
+            return .fail(.notAtEdge(zone: parameters.edgeZoneWidth))
         }
         touches.add(update.id, at: update.location)
         return .none
@@ -73,7 +73,7 @@ public struct ScreenEdgePanRecognizer: Sendable, ContinuousGesture {
         case .moved:
             touches.move(update.id, to: update.location)
         case .ended:
-            if touches.contains(update.id) { return .fail(.liftedBeforeMovement(slop: parameters.slop.points)) }
+            if touches.contains(update.id) { return .fail(.liftedBeforeMovement(slop: parameters.slop)) }
         case .cancelled:
             break   // the lifecycle's
         }
@@ -101,12 +101,12 @@ public struct ScreenEdgePanRecognizer: Sendable, ContinuousGesture {
     private func isNear(_ edge: ScreenEdge, _ point: Point) -> Bool {
         guard parameters.edges.contains(edge) else { return false }
         let distance = switch edge {
-        case .left: point.x
-        case .right: screen.width - point.x
-        case .top: point.y
-        case .bottom: screen.height - point.y
+        case .left: Distance(points: point.x)
+        case .right: Distance(points: screen.width - point.x)
+        case .top: Distance(points: point.y)
+        case .bottom: Distance(points: screen.height - point.y)
         }
-        return distance < parameters.edgeZoneWidth.points
+        return distance < parameters.edgeZoneWidth
     }
 
     /// The unit vector pointing from `edge` into the screen.
@@ -123,18 +123,18 @@ public struct ScreenEdgePanRecognizer: Sendable, ContinuousGesture {
     private mutating func judge() -> Proposal {
         guard let start = touches.members.first?.down else { return .none }
         let d = touches.translation
-        var best: (edge: ScreenEdge, inward: Double)?
+        var best: (edge: ScreenEdge, inward: Distance)?
         var inCone = false
         for edge in ScreenEdge.allCases where isNear(edge, start) {
             let n = Self.inwardNormal(edge)
-            let inward = d.dx * n.dx + d.dy * n.dy
-            let along = (d.dx * n.dy - d.dy * n.dx).magnitude
+            let inward = Distance(points: d.dx * n.dx + d.dy * n.dy)
+            let along = Distance(points: (d.dx * n.dy - d.dy * n.dx).magnitude)
             guard inward >= along else { continue }
             inCone = true
-            if inward > parameters.slop.points, best.map({ inward > $0.inward }) ?? true { best = (edge, inward) }
+            if inward > parameters.slop, best.map({ inward > $0.inward }) ?? true { best = (edge, inward) }
         }
         if let best { return begin(best.edge, sample(best.edge)) }
-        return d.length > parameters.slop.points && !inCone ? finish(.fail(.notAwayFromEdge(slop: parameters.slop.points))) : .none
+        return d.distance > parameters.slop && !inCone ? finish(.fail(.notAwayFromEdge(slop: parameters.slop))) : .none
     }
 
     /// `mutating`: `VelocityTracker.velocity` reads its ring in place.

@@ -66,7 +66,7 @@ public struct StrokeMatcher: Sendable {
     ///     templates, from every start point. Always true in the daemon; false only to measure
     ///     what they are worth (`gestured-bench strokes`).
     public init(templates: [StrokeTemplate], orientationSensitive: Bool = true,
-                rotationTolerance: Double = GestureDefaults.strokeRotationTolerance.radians,
+                rotationTolerance: Angle = GestureDefaults.strokeRotationTolerance,
                 bothDirections: Bool = true, everyStart: Bool = true) {
         var names: [String] = []
         var nameIndices: [Int] = [], closed: [Bool] = [], vectors: [Double] = [], thicknesses: [Double] = []
@@ -81,9 +81,10 @@ public struct StrokeMatcher: Sendable {
                 nameIndices.append(names.count); names.append(template.name)
             }
             let shape = PathShape(template.points)
-            closed.append(everyStart && shape.gap <= Self.closedGap * shape.diagonal)
+            let isClosed = everyStart && shape.gap <= Self.closedGap * shape.diagonal
+            closed.append(isClosed)
             // A closed shape may be drawn round twice and still match (on its first turn).
-            let turns = closed.last! ? 2.0 : 1.0
+            let turns = isClosed ? 2.0 : 1.0
             longestRatio = max(longestRatio, turns * shape.length / max(shape.diagonal, .ulpOfOne))
             vectors.append(contentsOf: scratch)
             thicknesses.append(scratch.withUnsafeBufferPointer { Self.thickness($0) })
@@ -92,7 +93,7 @@ public struct StrokeMatcher: Sendable {
         self.thicknesses = thicknesses
         self.longestRatio = longestRatio
         self.bothDirections = bothDirections
-        bound = orientationSensitive ? AngleMath.unitVector(min(max(rotationTolerance, 0), .pi)) : nil
+        bound = orientationSensitive ? AngleMath.unitVector(min(max(rotationTolerance.radians, 0), .pi)) : nil
         candidate = scratch
         firstTurn = scratch
         anyClosed = closed.contains(true)
@@ -107,7 +108,7 @@ public struct StrokeMatcher: Sendable {
         guard prepare(path) else { return nil }
         for t in nameIndices.indices {
             let score = score(template: t)
-            if best == nil || score > best!.score { best = Match(nameIndex: nameIndices[t], score: score) }
+            if best.map({ score > $0.score }) ?? true { best = Match(nameIndex: nameIndices[t], score: score) }
         }
         return best
     }

@@ -11,20 +11,20 @@ public struct StrokePath: Sendable {
     /// Most points kept. 256 at 4 pt is a path of 1 000 pt before the first thinning; the
     /// matcher resamples to `StrokeMatcher.resampledCount` anyway.
     public static let maximumPoints = 256
-    /// Least distance between two kept points, in screen points, before any thinning.
-    public static let sampleSpacing = 4.0
+    /// Least distance between two kept points, before any thinning.
+    public static let sampleSpacing: Distance = 4
 
     /// The kept points (never more than `maximumPoints`).
     public private(set) var points: [Point] = []
-    /// Length of the kept polyline, in points.
-    public private(set) var length = 0.0
+    /// Length of the kept polyline.
+    public private(set) var length = Distance.zero
     private var spacing = sampleSpacing
     private var minimum = Point.zero, maximum = Point.zero
 
     public init() { points.reserveCapacity(Self.maximumPoints) }
 
     /// The diagonal of the kept points' bounding box.
-    public var diagonal: Double { (maximum - minimum).length }
+    public var diagonal: Distance { (maximum - minimum).distance }
 
     /// Adds `p` unless it is within the spacing of the last kept point.
     public mutating func add(_ p: Point) {
@@ -32,7 +32,7 @@ public struct StrokePath: Sendable {
             points.append(p); minimum = p; maximum = p
             return
         }
-        let d = (p - last).length
+        let d = (p - last).distance
         guard d >= spacing else { return }
         if points.count == Self.maximumPoints { thin() }
         points.append(p)
@@ -44,15 +44,15 @@ public struct StrokePath: Sendable {
     /// Adds the last position of a stroke even when it is within the spacing, so that the path
     /// ends where the finger lifted.
     public mutating func finish(at p: Point) {
-        guard let last = points.last, p != last, (p - last).length < spacing else { return add(p) }
+        guard let last = points.last, p != last, (p - last).distance < spacing else { return add(p) }
         if points.count == Self.maximumPoints { thin() }
-        length += (p - last).length
+        length += (p - last).distance
         points.append(p)
     }
 
     public mutating func removeAll() {
         points.removeAll(keepingCapacity: true)
-        length = 0
+        length = .zero
         spacing = Self.sampleSpacing
     }
 
@@ -67,7 +67,7 @@ public struct StrokePath: Sendable {
         }
         if (n - 1) % 2 != 0 { points[kept] = points[n - 1]; kept += 1 }
         points.removeLast(n - kept)
-        spacing *= 2
+        spacing = spacing * 2
     }
 
     /// The path of `points` as the recognizer would keep it.

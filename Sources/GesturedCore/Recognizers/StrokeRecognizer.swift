@@ -6,7 +6,7 @@
 /// score reaches `minimumScore`, and fails otherwise. It also fails:
 /// - when more touches than required go down, when a touch is cancelled, or when the lift comes
 ///   with fewer touches than required ever down together;
-/// - at a lift whose path is shorter than `GestureDefaults.minimumStrokeLength.points` (a tap);
+/// - at a lift whose path is shorter than `GestureDefaults.minimumStrokeLength` (a tap);
 /// - early, during the drawing, once the path can no longer match: when its length exceeds
 ///   `earlyFailFactor` times the longest length-to-size ratio of its templates (a closed one
 ///   counted twice: it may be drawn round twice), times the diagonal of the path's bounding box
@@ -45,7 +45,7 @@ public struct StrokeRecognizer: Sendable {
     init(_ parameters: StrokeParameters) {
         self.parameters = parameters
         matcher = StrokeMatcher(templates: parameters.templates, orientationSensitive: parameters.orientationSensitive,
-                                rotationTolerance: parameters.rotationTolerance.radians)
+                                rotationTolerance: parameters.rotationTolerance)
     }
 
     var deadline: Instant? { nil }
@@ -122,8 +122,8 @@ public struct StrokeRecognizer: Sendable {
         guard most == parameters.numberOfTouchesRequired else {
             return .fail(.tooFewTouches(count: most, required: parameters.numberOfTouchesRequired))
         }
-        guard path.length >= GestureDefaults.minimumStrokeLength.points else {
-            return .fail(.strokeTooShort(length: path.length, minimum: GestureDefaults.minimumStrokeLength.points))
+        guard path.length >= GestureDefaults.minimumStrokeLength else {
+            return .fail(.strokeTooShort(length: path.length, minimum: GestureDefaults.minimumStrokeLength))
         }
         let match = path.points.withUnsafeBufferPointer { matcher.bestMatch($0) }
         guard let match, match.score >= parameters.minimumScore else {
@@ -139,8 +139,8 @@ public struct StrokeRecognizer: Sendable {
     private mutating func sample(_ translation: Vector) -> Proposal {
         path.add(Point(x: translation.dx, y: translation.dy))
         let limit = Self.earlyFailFactor * matcher.longestRatio
-        guard path.length >= GestureDefaults.minimumStrokeLength.points, path.length > limit * path.diagonal else { return .none }
-        return .fail(.strokeTooLong(ratio: path.length / max(path.diagonal, .ulpOfOne), limit: limit))
+        guard path.length >= GestureDefaults.minimumStrokeLength, path.length > path.diagonal * limit else { return .none }
+        return .fail(.strokeTooLong(ratio: path.length.ratio(to: max(path.diagonal, Distance(points: .ulpOfOne))), limit: limit))
     }
 
     private mutating func clearPath() { path.removeAll() }

@@ -85,8 +85,8 @@ public struct SwipeRecognizer: Sendable {
             // Lifted before the criteria were met (they are judged on every move).
             if touches.contains(update.id) {
                 return .fail(update.phase == .cancelled ? .touchCancelled
-                             : .liftedBeforeSwipe(minimumDistance: parameters.minimumDistance.points,
-                                                  minimumVelocity: parameters.minimumVelocity.pointsPerSecond))
+                             : .liftedBeforeSwipe(minimumDistance: parameters.minimumDistance,
+                                                  minimumVelocity: parameters.minimumVelocity))
             }
         }
         if touches.count < parameters.numberOfTouchesRequired { touches.restartTranslation() }
@@ -97,9 +97,9 @@ public struct SwipeRecognizer: Sendable {
     private func judge(elapsed: Interval) -> Proposal {
         guard touches.count == parameters.numberOfTouchesRequired else { return .none }
         let d = touches.translation
-        let distance = d.length
-        guard distance >= parameters.minimumDistance.points, distance > 0,
-              elapsed > .zero, distance / elapsed.seconds >= parameters.minimumVelocity.pointsPerSecond else { return .none }
+        let distance = d.distance
+        guard distance >= parameters.minimumDistance, distance > .zero,
+              elapsed > .zero, distance / elapsed >= parameters.minimumVelocity else { return .none }
         let direction: SwipeDirection
         let along: Double, across: Double
         if d.dx.magnitude >= d.dy.magnitude {
@@ -109,9 +109,9 @@ public struct SwipeRecognizer: Sendable {
             direction = d.dy > 0 ? .down : .up
             along = d.dy.magnitude; across = d.dx.magnitude
         }
-        let offAxis = AngleMath.atan2(across, along)
-        guard offAxis <= parameters.angleTolerance.radians, parameters.direction.contains(direction) else {
-            return .fail(.wrongDirection(direction: direction, offAxis: offAxis, tolerance: parameters.angleTolerance.radians))
+        let offAxis = Angle.direction(of: Vector(dx: along, dy: across))
+        guard offAxis <= parameters.angleTolerance, parameters.direction.contains(direction) else {
+            return .fail(.wrongDirection(direction: direction, offAxis: offAxis, tolerance: parameters.angleTolerance))
         }
         return .recognize(GestureSample(touches: touches.count, location: touches.centroid,
                                         values: .swipe(direction: direction)))

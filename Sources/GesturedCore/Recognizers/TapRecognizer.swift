@@ -65,9 +65,9 @@ public struct TapRecognizer: Sendable {
             startTap(with: update)
             state = .tapping(completed: 0, mostDown: 1, first: nil)
         case (.waiting(let completed, let first, _), .began):
-            let distance = (update.location - first).length
-            guard distance <= parameters.maximumTapDistance.points else {
-                return .fail(.nextTapTooFar(distance: distance, limit: parameters.maximumTapDistance.points))
+            let distance = (update.location - first).distance
+            guard distance <= parameters.maximumTapDistance else {
+                return .fail(.nextTapTooFar(distance: distance, limit: parameters.maximumTapDistance))
             }
             startTap(with: update)
             state = .tapping(completed: completed, mostDown: 1, first: first)
@@ -110,9 +110,9 @@ public struct TapRecognizer: Sendable {
     }
 
     private func movedTooFar(_ finger: Finger, to location: Point) -> Proposal? {
-        let distance = (location - finger.start).length
-        guard distance > parameters.movementSlop.points else { return nil }
-        return .fail(.moved(distance: distance, limit: parameters.movementSlop.points, parameter: .movementSlop))
+        let distance = (location - finger.start).distance
+        guard distance > parameters.movementSlop else { return nil }
+        return .fail(.moved(distance: distance, limit: parameters.movementSlop, parameter: .movementSlop))
     }
 
     private mutating func startTap(with update: TouchUpdate) {

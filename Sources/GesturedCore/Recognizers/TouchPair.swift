@@ -9,14 +9,11 @@ struct TouchPair: Sendable {
 
     init(a: TouchGroup.Member, b: TouchGroup.Member) { self.a = a; self.b = b }
 
-    /// Distance between the two touches, in points.
-    var span: Double { (b.location - a.location).length }
+    /// Distance between the two touches.
+    var span: Distance { (b.location - a.location).distance }
 
-    /// Direction from the first touch to the second, in radians, growing clockwise on screen.
-    var angle: Double {
-        let v = b.location - a.location
-        return AngleMath.atan2(v.dy, v.dx)
-    }
+    /// Direction from the first touch to the second, growing clockwise on screen.
+    var angle: Angle { .direction(of: b.location - a.location) }
 
     /// Whether `p` and `q` are the same two touches (to notice when a member was replaced).
     static func samePair(_ p: TouchPair?, _ q: TouchPair?) -> Bool {

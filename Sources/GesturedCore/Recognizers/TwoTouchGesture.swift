@@ -1,8 +1,9 @@
 /// The state machine that pinch and rotation share: two touches (the first two down, a
 /// `TouchPair`) read through a `PairMeasure` — their span's ratio, or their line's turn.
 ///
-/// - Begins when the measure departs from its rest value by more than `slop` (in the measure's
-///   unit: points of span, radians of turn).
+/// - Begins when the measure departs from its rest value by more than `slop`, in the measure's
+///   unit (`PairMeasure.Slop`: a `Distance` of span, an `Angle` of turn), so a pinch cannot be
+///   given an angle nor a rotation a distance.
 /// - More touches are carried along without counting. When one of the pair lifts while two or
 ///   more remain, the next touch takes its place and the measure re-bases, so the reported value
 ///   goes on without a jump (SEMANTICS.md, "Reference points").
@@ -12,7 +13,8 @@
 /// Its lifecycle is the one of every continuous recognizer (`ContinuousGesture`).
 /// See docs/RECOGNIZERS.md for the diagram; a change to one is a change to both.
 struct TwoTouchGesture<Measure: PairMeasure>: Sendable, ContinuousGesture {
-    let slop: Double
+    /// How far the measure must depart from its rest to begin.
+    let slop: Measure.Slop
     /// Tracking: touches down; with a pair, measuring.
     var phase = ContinuousPhase<Void>.idle
     private var touches = TouchGroup()
@@ -21,7 +23,7 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable, ContinuousGesture {
     /// Touches lifted during the current frame, while running.
     private var lifted: [TouchID] = []
 
-    init(slop: Double) { self.slop = slop }
+    init(slop: Measure.Slop) { self.slop = slop }
 
     mutating func reset() {
         phase = .idle
@@ -59,7 +61,9 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable, ContinuousGesture {
             velocity.add(now, x: measure.value(pair))
             if touches.count - lifted.count < 2 { return finish(.end(sample(pair))) }
             for id in lifted { removeRebasing(id) }
-            return .change(sample(touches.pair!))
+            // Two or more remain, so a pair does; without one the gesture would end here.
+            guard let rest = touches.pair else { return finish(.end(sample(pair))) }
+            return .change(sample(rest))
         }
     }
 
@@ -84,7 +88,7 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable, ContinuousGesture {
         case .ended:
             move(update)
             removeRebasing(update.id)
-            if touches.isEmpty { return .fail(.liftedBeforeMovement(slop: slop, unit: Measure.slopUnit)) }
+            if touches.isEmpty { return .fail(Measure.liftedBeforeMovement(slop: slop)) }
         case .cancelled:
             break   // the lifecycle's
         }
@@ -136,8 +140,12 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable, ContinuousGesture {
 
 /// What a two-touch gesture reads from its pair.
 protocol PairMeasure: Sendable {
-    /// The unit of the slop, for `--trace`.
-    static var slopUnit: FailReason.SlopUnit { get }
+    /// The unit of the slop and of `departure`: points of span for a pinch, an angle of turn for
+    /// a rotation.
+    associatedtype Slop: Comparable, Sendable
+    /// The failure when the touches lift before the measure departed by `slop` (for `--trace`,
+    /// which names the unit).
+    static func liftedBeforeMovement(slop: Slop) -> FailReason
     /// At rest: before any pair has formed.
     init()
     /// A pair has formed: it is the reference (the value's rest).
@@ -151,7 +159,7 @@ protocol PairMeasure: Sendable {
     /// taken of.
     func value(_ pair: TouchPair) -> Double
     /// How far the value is from its rest, compared with the slop to begin.
-    func departure(_ pair: TouchPair) -> Double
+    func departure(_ pair: TouchPair) -> Slop
     /// The line's values, with the velocity of `value` per second.
     func values(_ pair: TouchPair, velocity: Double) -> GestureValues
 }

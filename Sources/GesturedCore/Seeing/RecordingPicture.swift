@@ -38,13 +38,16 @@ public struct RecordingPicture: Hashable, Sendable {
             switch output {
             case .touch(let event):
                 let sample = Sample(t: (event.time - start).seconds, location: event.update.location)
-                if let i = index[event.update.id] {
+                let i: Int
+                if let known = index[event.update.id] {
+                    i = known
                     touches[i].samples.append(sample)
                 } else {
-                    index[event.update.id] = touches.count
-                    touches.append(Touch(id: UInt64(touches.count + 1), samples: [sample], lifted: false))
+                    i = touches.count
+                    index[event.update.id] = i
+                    touches.append(Touch(id: UInt64(i + 1), samples: [sample], lifted: false))
                 }
-                if event.update.phase == .ended || event.update.phase == .cancelled { touches[index[event.update.id]!].lifted = true }
+                if event.update.phase == .ended || event.update.phase == .cancelled { touches[i].lifted = true }
             case .gesture(let g) where g.state != .failed:
                 gestures.append(Gesture(t: (g.time - start).seconds, type: g.type, name: g.name, state: g.state.rawValue,
                                         location: g.sample.location))

@@ -22,6 +22,8 @@ public struct Vector: Hashable, Sendable {
     @inlinable public init(dx: Double, dy: Double) { self.dx = dx; self.dy = dy }
     public static let zero = Vector(dx: 0, dy: 0)
     @inlinable public var length: Double { (dx * dx + dy * dy).squareRoot() }
+    /// `length` as a distance on the screen, to compare with a threshold.
+    @inlinable public var distance: Distance { Distance(points: length) }
     @inlinable public static func + (a: Vector, b: Vector) -> Vector { Vector(dx: a.dx + b.dx, dy: a.dy + b.dy) }
     @inlinable public static func - (a: Vector, b: Vector) -> Vector { Vector(dx: a.dx - b.dx, dy: a.dy - b.dy) }
     @inlinable public static func * (a: Vector, k: Double) -> Vector { Vector(dx: a.dx * k, dy: a.dy * k) }

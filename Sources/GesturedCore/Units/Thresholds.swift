@@ -1,7 +1,13 @@
-/// The units of the configuration's thresholds, in types (as durations have `Interval`): a
-/// distance in points, a speed in points per second, an angle in radians. A threshold is read
-/// from the configuration once in its type; the recognizers compare what they measure (plain
-/// `Double`s of the screen's geometry) with its value, named by its unit (`slop.points`).
+/// The units of the recognizers' thresholds and measures, in types (as durations have
+/// `Interval`): a distance in points, a speed in points per second, an angle in radians. A
+/// threshold is read from the configuration once in its type, and the recognizers measure in the
+/// same types (`Vector.distance`, `TouchPair.span`, `TouchPair.angle`), so a threshold is only
+/// ever compared with a measure of its unit. Value wrappers with `@inlinable` arithmetic: they
+/// cost nothing over the bare `Double` on the per-frame path.
+///
+/// `Distance` has no `+`, `-` or `/` of two distances, only named methods: with its
+/// `* (Distance, Double)` and its literals, `100 + 2 * x` (x a `Double`) would be a `Distance` as
+/// much as a `Double`, which Swift 6.0 rejects as ambiguous.
 
 /// A distance on the screen, in points: a slop, a movement limit, a zone's width.
 public struct Distance: Hashable, Comparable, Sendable, ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral,
@@ -12,6 +18,14 @@ public struct Distance: Hashable, Comparable, Sendable, ExpressibleByFloatLitera
     @inlinable public init(integerLiteral value: Int) { points = Double(value) }
     @inlinable public static func < (a: Distance, b: Distance) -> Bool { a.points < b.points }
     @inlinable public static func * (a: Distance, k: Double) -> Distance { Distance(points: a.points * k) }
+    @inlinable public static func += (a: inout Distance, b: Distance) { a.points += b.points }
+    /// The average speed of covering `a` in `b`.
+    @inlinable public static func / (a: Distance, b: Interval) -> Speed { Speed(pointsPerSecond: a.points / b.seconds) }
+    /// How many times `other` fits in it: a ratio, without unit (a pinch's scale).
+    @inlinable public func ratio(to other: Distance) -> Double { points / other.points }
+    /// How far it is from `other`: |self − other|.
+    @inlinable public func distance(to other: Distance) -> Distance { Distance(points: (points - other.points).magnitude) }
+    public static let zero = Distance(points: 0)
     public var description: String { "\(points) pt" }
 }
 
@@ -34,5 +48,10 @@ public struct Angle: Hashable, Comparable, Sendable, ExpressibleByFloatLiteral, 
     @inlinable public init(floatLiteral value: Double) { radians = value }
     @inlinable public init(integerLiteral value: Int) { radians = Double(value) }
     @inlinable public static func < (a: Angle, b: Angle) -> Bool { a.radians < b.radians }
+    @inlinable public static func + (a: Angle, b: Angle) -> Angle { Angle(radians: a.radians + b.radians) }
+    @inlinable public static func - (a: Angle, b: Angle) -> Angle { Angle(radians: a.radians - b.radians) }
+    @inlinable public static func += (a: inout Angle, b: Angle) { a.radians += b.radians }
+    @inlinable public var magnitude: Angle { Angle(radians: radians.magnitude) }
+    public static let zero = Angle(radians: 0)
     public var description: String { "\(radians) rad" }
 }
