@@ -70,10 +70,10 @@ struct ApplicationDeliveryAgreementTests {
     static func daemonDelivery(_ pipeline: GesturePipeline, device: GesturePipeline.DeviceID, x: Int32, y: Int32,
                                names engine: GestureEngine) throws -> ApplicationDelivery {
         var run = pipeline
-        var frames = ProtocolBFrames()
+        var frames = PanelScript(firstTrackingID: 100)
         var batch = Batch()
         var written: [ForwardedTouch] = []
-        for event in frames.frame(at: Instant(microseconds: 1000), [(0, x, y)], isNew: true) {
+        for event in frames.frame(at: Instant(microseconds: 1000), [.down(slot: 0, x: x, y: y)]) {
             run.handle(event, from: device, into: &batch)
             written += batch.forwarded
         }

@@ -299,10 +299,8 @@ import Testing
     /// Files colleagues are changing this round (issue #34: `engine`, `delivery`, `perf`); the
     /// lead empties the list at merge.
     static let beingChanged = [
-        "Sources/GesturedCore/Engine/GestureEngine",
         "Sources/GesturedCore/Pipeline/",
         "Sources/GesturedCore/Output/",
-        "Sources/GesturedCore/Seeing/ApplicationDelivery.swift",
     ]
 
     /// The 1-based numbers of the lines of `source` that hold a force unwrap: a small lexer that
@@ -390,13 +388,6 @@ import Testing
         #expect(found == [])
     }
 
-    @Test func theRuleCatchesForceUnwraps() {
-        #expect(Self.forceUnwraps("let slot = indexByName[spec.id]!") == true)
-        #expect(Self.forceUnwraps(".sorted { position[$0]! < position[$1]! }") == true)
-        #expect(Self.forceUnwraps("pending.append(Pending(proposal)!)") == true)
-        #expect(Self.forceUnwraps("cloneSlots[d]![slot] = touch") == true)
-        #expect(Self.forceUnwraps("if !tracked[i].claimed, a != b, !(x) { }") == false)
-        #expect(Self.forceUnwraps("text = \"done!\"") == false)
     /// The rule's own checks: what it catches and what it lets through.
     @Test func theRuleCatchesForceUnwraps() {
         #expect(Self.forceUnwraps(in: "let a = x!") == [1])
