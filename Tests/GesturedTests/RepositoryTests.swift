@@ -44,7 +44,6 @@ import Testing
     /// (`theAllowListOnlyHoldsLongFiles`), and no other file may pass the limit.
     static let longFilesBeingSplit: [String: Int] = [
         "Sources/GesturedCore/Engine/GestureEngine.swift": 718,
-        "Sources/GesturedCore/Output/LineEncoder.swift": 670,
         "Sources/GesturedCore/Pipeline/GesturePipeline.swift": 487,
     ]
 
