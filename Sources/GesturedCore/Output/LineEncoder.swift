@@ -30,16 +30,14 @@ public enum LineEncoder {
     /// Appends the gesture line to `out`. The daemon and replay encode this way, into a buffer
     /// they reuse, so that a line costs no allocation.
     public static func gesture(_ e: GestureEvent, seq: UInt64, format: LineFormat, into out: inout [UInt8]) {
-        let prefix = e.label.prefix(format)
+        let head = e.label.prefix(format).head(e.state)
         var strings = e.sample.device.count + (e.screen?.utf8.count ?? 0)
         let template = e.template ?? ""
         strings += template.utf8.count
-        let room = LineWriter.fixedRoom + prefix.head.count + prefix.middle.count + LineWriter.maximumEscapedLength(strings)
+        let room = LineWriter.fixedRoom + head.count + LineWriter.maximumEscapedLength(strings)
         write(format: format, room: room, into: &out) { line in
-            line.encoded(prefix.head)          // gesture TYPE
-            line.positional("state", token: e.state.token)
-            line.encoded(prefix.middle)        // NAME view=VIEW
-            line.field("device", name: e.sample.device)
+            line.encoded(head)                 // gesture TYPE STATE NAME view=VIEW device=
+            line.value(name: e.sample.device)
             if let screen = e.screen { line.field("screen", string: screen) }
             line.field("time", instant: e.time)
             line.field("seq", unsigned: seq)

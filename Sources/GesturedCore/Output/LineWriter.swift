@@ -24,18 +24,18 @@ extension LineEncoder {
         }
 
         /// Makes sure `n` more bytes fit in the room the line was given.
-        func reserve(_ n: Int) {
+        @inline(__always) func reserve(_ n: Int) {
             precondition(n <= capacity &- count, "line longer than the room reserved for it")
         }
 
-        mutating func byte(_ b: UInt8) {
+        @inline(__always) mutating func byte(_ b: UInt8) {
             reserve(1)
             base[count] = b; count &+= 1
         }
 
         /// Bytes known to fit (after `reserve`). Keys and ids are short: 4 to 16 bytes go as two
         /// overlapping word copies (first and last word), not a loop or a `memcpy` call.
-        mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
+        @inline(__always) mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
             let n = bytes.count
             guard n > 0 else { return }
             let from = UnsafeRawPointer(bytes.baseAddress!)
@@ -55,7 +55,7 @@ extension LineEncoder {
             count &+= n
         }
 
-        mutating func literal(_ s: StaticString) {
+        @inline(__always) mutating func literal(_ s: StaticString) {
             reserve(s.utf8CodeUnitCount)
             copy(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
         }
@@ -79,7 +79,7 @@ extension LineEncoder {
         }
 
         /// Keys are plain ASCII literals: they never need quoting or escaping.
-        private mutating func key(_ key: StaticString) {
+        @inline(__always) mutating func key(_ key: StaticString) {
             let n = key.utf8CodeUnitCount
             reserve(n &+ 5)   // one check for the key and its punctuation
             switch format {
@@ -95,29 +95,31 @@ extension LineEncoder {
         }
 
         /// A value without its key in text (`gesture tap ended …`), keyed in JSON.
-        private mutating func positional(_ key: StaticString) {
+        @inline(__always) private mutating func positional(_ key: StaticString) {
             switch format {
             case .text: byte(UInt8(ascii: " "))
             case .json: self.key(key)
             }
         }
 
-        mutating func field(_ key: StaticString, string: String) { self.key(key); self.string(string) }
-        mutating func field(_ key: StaticString, name: DeviceName) { self.key(key); name.withUTF8 { bytes(quoting: $0) } }
-        mutating func field(_ key: StaticString, token: StaticString) { self.key(key); self.token(token) }
-        mutating func field(_ key: StaticString, int: Int64) { self.key(key); integer(int) }
-        mutating func field(_ key: StaticString, unsigned: UInt64) { self.key(key); digits(unsigned, width: 1) }
-        mutating func field(_ key: StaticString, fixed: Double, decimals: Int) {
+        @inline(__always) mutating func field(_ key: StaticString, string: String) { self.key(key); self.string(string) }
+        @inline(__always) mutating func field(_ key: StaticString, name: DeviceName) { self.key(key); value(name: name) }
+        /// A device's name as a value, without its key (after a `GesturePrefix` head).
+        mutating func value(name: DeviceName) { name.withUTF8 { bytes(quoting: $0) } }
+        @inline(__always) mutating func field(_ key: StaticString, token: StaticString) { self.key(key); self.token(token) }
+        @inline(__always) mutating func field(_ key: StaticString, int: Int64) { self.key(key); integer(int) }
+        @inline(__always) mutating func field(_ key: StaticString, unsigned: UInt64) { self.key(key); digits(unsigned, width: 1) }
+        @inline(__always) mutating func field(_ key: StaticString, fixed: Double, decimals: Int) {
             self.key(key); self.fixed(fixed, decimals: decimals)
         }
-        mutating func field(_ key: StaticString, instant: Instant) { self.key(key); self.instant(instant) }
+        @inline(__always) mutating func field(_ key: StaticString, instant: Instant) { self.key(key); self.instant(instant) }
 
-        mutating func positional(_ key: StaticString, string: String) { positional(key); self.string(string) }
-        mutating func positional(_ key: StaticString, token: StaticString) { positional(key); self.token(token) }
-        mutating func positional(_ key: StaticString, unsigned: UInt64) { positional(key); digits(unsigned, width: 1) }
+        @inline(__always) mutating func positional(_ key: StaticString, string: String) { positional(key); self.string(string) }
+        @inline(__always) mutating func positional(_ key: StaticString, token: StaticString) { positional(key); self.token(token) }
+        @inline(__always) mutating func positional(_ key: StaticString, unsigned: UInt64) { positional(key); digits(unsigned, width: 1) }
 
         /// An enum's name: a plain token, bare in text, quoted in JSON.
-        private mutating func token(_ s: StaticString) {
+        @inline(__always) private mutating func token(_ s: StaticString) {
             switch format {
             case .text: literal(s)
             case .json: byte(UInt8(ascii: "\"")); literal(s); byte(UInt8(ascii: "\""))
