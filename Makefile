@@ -82,11 +82,11 @@ DEB_APT_PACKAGES := $(BUILD_APT_PACKAGES) debhelper dpkg-dev fakeroot lintian
 # The VM tests: QEMU, the guest's busybox, and the tools that unpack Debian's kernel and pack the
 # initramfs (the kernel and udev themselves are fetched with apt-get download into a cache), and
 # `libinput debug-events`, the application the pass-through tests watch the clone with (the guest
-# runs the host's binaries). The compositor matrix (CompositorVMTests, docs/KIOSK.md) runs Debian's
-# own compositors in the guest with an application on the clone: cage, sway and weston with `wev`
-# (seatd gives the wlroots ones their devices, cage needs Xwayland), and Xorg with the libinput
-# driver and `xinput test-xi2`.
-VM_APT_PACKAGES := qemu-system-x86 busybox-static xz-utils cpio libinput-tools \
+# runs the host's binaries), and `lisgd`, bench-vm's second gesture reader beside libinput. The
+# compositor matrix (CompositorVMTests, docs/KIOSK.md) runs Debian's own compositors in the guest
+# with an application on the clone: cage, sway and weston with `wev` (seatd gives the wlroots ones
+# their devices, cage needs Xwayland), and Xorg with the libinput driver and `xinput test-xi2`.
+VM_APT_PACKAGES := qemu-system-x86 busybox-static xz-utils cpio libinput-tools lisgd \
 	cage sway weston wev seatd xwayland xserver-xorg-core xserver-xorg-input-libinput xinput
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -152,6 +152,7 @@ deps-vm: deps
 	command -v xz >/dev/null 2>&1 || missing="$$missing xz"; \
 	command -v cpio >/dev/null 2>&1 || missing="$$missing cpio"; \
 	command -v libinput >/dev/null 2>&1 || missing="$$missing libinput"; \
+	command -v lisgd >/dev/null 2>&1 || missing="$$missing lisgd"; \
 	for tool in cage sway weston wev seatd Xwayland Xorg xinput; do \
 		command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; \
 	done; \
@@ -283,9 +284,9 @@ bench-hostile: deps-build
 ## bench-vm: the kernel guest's benchmark (docs/PERFORMANCE.md, "Kernel guest"): the release
 ## gestured against `libinput debug-events` on one uinput touchscreen in the guest image of
 ## test-vm, instruction-timed (QEMU -icount, so the figures do not move with the host's load),
-## ten moving fingers (CPU per frame, with one client, with none, with no gestures, and `cat` as
-## the floor) and taps (latency); a table. About 3 minutes. BENCH_VM_FLAGS are passed to
-## gestured-vm-bench (e.g. --rate 100, --rounds 3).
+## ten moving fingers (CPU per frame: libinput, lisgd, gestured with one client, with none, with no
+## gestures, and `cat` as the floor) and taps (latency); a table. About 4 minutes. BENCH_VM_FLAGS
+## are passed to gestured-vm-bench (e.g. --rate 100, --rounds 3).
 ## `make test-vm` runs it small, as a smoke run without thresholds (BenchVMTests).
 BENCH_VM_FLAGS ?=
 bench-vm: deps-vm

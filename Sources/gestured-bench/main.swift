@@ -7,6 +7,7 @@ import Glibc
 ///
 ///     gestured-bench [--runs N] [--core-only | --daemon-only] [--out DIR] [--bin DIR-WITH-gestured]
 ///     gestured-bench callgrind-child GESTURE VIEWS RECOGNIZERS   (valgrind runs this)
+///     gestured-bench callgrind-replay [BIN-DIR]   (instructions a frame of the ten-finger replay, alone)
 ///     gestured-bench write-recording FRAMES PATH   (a pan recording, and PATH.desc)
 ///     gestured-bench write-ten-fingers FRAMES PATH   (ten fingers, PATH.desc and PATH.json5)
 ///     gestured-bench alloc-trace GESTURE VIEWS RECOGNIZERS [passThrough]   (traps at a steady frame's allocation)
@@ -29,6 +30,15 @@ func scenarioArgument(_ arguments: [String], of command: String) -> Scenario {
 
 if arguments.first == "callgrind-child" {
     try CoreBenchmarks.callgrindChild(scenarioArgument(arguments, of: "callgrind-child"))
+    exit(0)
+}
+
+if arguments.first == "callgrind-replay" {
+    // The `callgrind replay…` row alone: the release gestured next to this program, or in BIN-DIR.
+    let bin = arguments.dropFirst().first ?? DaemonBenchmarks.directory(of: selfPath())
+    let result = Callgrind.replay(bin + "/gestured") { print($0) }
+    guard let perFrame = result.instructionsPerFrame else { fatalError("callgrind replay: \(result.note)") }
+    print("callgrind \(result.scenario): \(Int(perFrame.rounded())) instructions/frame")
     exit(0)
 }
 
@@ -131,6 +141,11 @@ if !options.daemonOnly {
 
 if !options.coreOnly {
     report.daemon = DaemonBenchmarks.run(options: options, log: log)
+    let gestured = (options.binDirectory ?? DaemonBenchmarks.directory(of: selfPath())) + "/gestured"
+    if access(gestured, X_OK) == 0 {
+        log("callgrind (instructions per frame, gestured replay of the ten-finger recording)")
+        report.callgrindReplay = Callgrind.replay(gestured, log: log)
+    }
 }
 
 report.seconds = Double(Clock.nanoseconds() - started) / 1e9

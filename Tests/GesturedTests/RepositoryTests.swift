@@ -43,7 +43,6 @@ import Testing
     /// most at its present length: none may grow, a file brought under the limit leaves the list
     /// (`theAllowListOnlyHoldsLongFiles`), and no other file may pass the limit.
     static let longFilesBeingSplit: [String: Int] = [
-        "Sources/GesturedCore/Output/LineEncoder.swift": 670,
         "Sources/GesturedCore/Pipeline/GesturePipeline.swift": 487,
     ]
 

@@ -22,7 +22,7 @@ struct BenchVMTests {
             let parts = line.split(separator: " ", maxSplits: 1)
             if parts.count == 2 { figures[String(parts[0])] = String(parts[1]) }
         }
-        for reader in ["libinput", "gestured_client", "gestured_noclient", "gestured_nogestures", "cat"] {
+        for reader in ["libinput", "lisgd", "gestured_client", "gestured_noclient", "gestured_nogestures", "cat"] {
             #expect(figures["segments.\(reader)"] == "1", "\(figures)")
             #expect((Double(figures["cpu_us_per_frame.\(reader)"] ?? "") ?? 0) > 0, "\(reader): \(figures)")
             #expect((Double(figures["wakeups_per_frame.\(reader)"] ?? "") ?? 0) > 0, "\(reader): \(figures)")
@@ -37,6 +37,7 @@ struct BenchVMTests {
         }
         let table = try readTextFile(path: directory.path + "/bench-vm.txt")
         #expect(table.contains("| libinput debug-events --quiet |"), "\(table)")
+        #expect(table.contains("| lisgd |"), "\(table)")
         print(table)
         if let results = VMGuest.results {
             try TestEnvironment.writeFile(path: results + "/bench-vm.txt", "smoke run (debug build, 100 frames at 50 frames/s, no thresholds):\n" + table)

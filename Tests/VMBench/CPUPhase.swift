@@ -5,7 +5,16 @@ import Glibc
 
 /// The readers the CPU phase compares, each alone on the device in its segments.
 enum Reader: CaseIterable {
-    case libinput, gesturedClient, gesturedNoClient
+    case libinput
+    /// Debian's `lisgd` 0.3.7 (libinput synthetic gesture daemon), headless: `-d NODE` opens the
+    /// device through libinput's path backend, `-w`/`-h` give it a screen without a display
+    /// server, and one `-g` binding that no frame of the stream can match (a twenty-finger swipe)
+    /// replaces its built-in ones, so no command ever runs. Per frame it wakes in `select`, runs `libinput_dispatch` (the same event processing
+    /// as the first reader) and, for each touch event, keeps the slot's start or end point
+    /// (`libinput_event_touch_get_{x,y}_transformed`); only at a lift does it compute a swipe.
+    /// A second real gesture reader beside gestured.
+    case lisgd
+    case gesturedClient, gesturedNoClient
     /// `gestured run` with no client and a configuration without gestures: the daemon's own
     /// cost of a frame (read, decode, touches, hit-testing, the loop) without recognizers.
     case gesturedNoGestures
@@ -16,6 +25,7 @@ enum Reader: CaseIterable {
     var name: String {
         switch self {
         case .libinput: "libinput debug-events --quiet"
+        case .lisgd: "lisgd"
         case .gesturedClient: "gestured run, one client"
         case .gesturedNoClient: "gestured run, no client"
         case .gesturedNoGestures: "gestured run, no client, no gestures"
@@ -26,6 +36,7 @@ enum Reader: CaseIterable {
     var key: String {
         switch self {
         case .libinput: "libinput"
+        case .lisgd: "lisgd"
         case .gesturedClient: "gestured_client"
         case .gesturedNoClient: "gestured_noclient"
         case .gesturedNoGestures: "gestured_nogestures"
@@ -78,6 +89,9 @@ extension KernelBench {
         switch reader {
         case .libinput:
             process = try Subprocess("libinput", ["debug-events", "--quiet", "--device", screen.devnode],
+                                     stdout: .discard, stderr: .file(directory.path + "/\(name).stderr"))
+        case .lisgd:
+            process = try Subprocess("lisgd", ["-d", screen.devnode, "-w", "1000", "-h", "1000", "-g", "20,LR,*,*,R,true"],
                                      stdout: .discard, stderr: .file(directory.path + "/\(name).stderr"))
         case .gesturedClient:
             process = try daemon(name)

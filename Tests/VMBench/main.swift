@@ -5,13 +5,14 @@
 //   gestured-vm-bench [--gestured PATH] [--frames N] [--rate HZ] [--taps N] [--rounds R] [--out DIR]
 //   gestured-vm-bench [--frames N] [--rate HZ] --evemu FILE
 //
-// 1. CPU: a uinput touchscreen, and five readers of it: `libinput debug-events --quiet`,
+// 1. CPU: a uinput touchscreen, and six readers of it: `libinput debug-events --quiet`,
+//    `lisgd -d NODE` (Debian's libinput gesture daemon, headless; CPUPhase.swift says how),
 //    `gestured run` (built-in configuration) with one client reading every line,
 //    `gestured run` with no client, `gestured run` with no client and no gestures (the daemon
 //    before any recognizer), and `cat` (a read(2) per frame and nothing else: the part of a
 //    frame any reader pays). N frames (default 5,000) of ten moving fingers, written at
 //    HZ (default 250) frames/s, each frame in one write(2), go to each reader in R segments
-//    (default 5): round r runs the five one after the other, alone on the device, in an order
+//    (default 5): round r runs the six one after the other, alone on the device, in an order
 //    rotated by r (CPUPhase.swift says why). Each reader's CPU time (the kernel's
 //    sum_exec_runtime, summed over its threads) from before a segment's first frame until it is
 //    quiet again, per frame; the median over its segments.

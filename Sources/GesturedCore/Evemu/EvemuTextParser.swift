@@ -125,11 +125,13 @@ struct EvemuTextParser {
               isByte(UInt8(ascii: " "), at: i + 2) else { return nil }
         i += 3
         guard let seconds = decimalDigits(at: &i, atMost: 12) else { return nil }
-        // `.dddddd hhhh hhhh ` and at least one digit of the value.
-        guard bytes.count - i >= 19, bytes[i] == UInt8(ascii: "."), bytes[i + 7] == UInt8(ascii: " "),
-              bytes[i + 12] == UInt8(ascii: " "), bytes[i + 17] == UInt8(ascii: " "),
-              let micros = sixDecimalDigits(at: i + 1), let type = fourHexDigits(at: i + 8),
-              let code = fourHexDigits(at: i + 13) else { return nil }
+        // `.dddddd hhhh hhhh ` and at least one digit of the value, read as three words.
+        guard bytes.count - i >= 19 else { return nil }
+        let fixed = UnsafeRawPointer(bytes.baseAddress! + i)
+        guard let micros = Self.fraction(fixed.loadUnaligned(as: UInt64.self)),
+              let type = Self.hexField(fixed.loadUnaligned(fromByteOffset: 8, as: UInt32.self)),
+              let code = Self.hexField(fixed.loadUnaligned(fromByteOffset: 13, as: UInt32.self)),
+              bytes[i + 12] == UInt8(ascii: " "), bytes[i + 17] == UInt8(ascii: " ") else { return nil }
         i += 18
         let negative = bytes[i] == UInt8(ascii: "-")
         if negative { i += 1 }
@@ -144,6 +146,7 @@ struct EvemuTextParser {
     /// nil when anything else does.
     @inline(__always) private func nextLine(afterFieldsAt index: Int) -> Int? {
         var i = index
+        if i < bytes.count && bytes[i] == UInt8(ascii: "\n") { return i + 1 }   // as evemu-record writes it
         while i < bytes.count && (bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t")) { i += 1 }
         if i < bytes.count && bytes[i] == UInt8(ascii: "#") {
             while i < bytes.count && bytes[i] != UInt8(ascii: "\n") { i += 1 }
@@ -169,26 +172,6 @@ struct EvemuTextParser {
         }
         let count = index - first
         return count > 0 && count <= limit ? value : nil
-    }
-
-    /// The 6 decimal digits at `index` (the caller checked they are in bounds).
-    @inline(__always) private func sixDecimalDigits(at index: Int) -> Int64? {
-        var value: Int64 = 0
-        for offset in 0..<6 {
-            guard let digit = Self.decimalDigit(bytes[index + offset]) else { return nil }
-            value = value &* 10 &+ Int64(digit)
-        }
-        return value
-    }
-
-    /// The 4 hex digits at `index` (the caller checked they are in bounds).
-    @inline(__always) private func fourHexDigits(at index: Int) -> UInt16? {
-        var value: UInt16 = 0
-        for offset in 0..<4 {
-            guard let digit = Self.hexDigit(bytes[index + offset]) else { return nil }
-            value = value &<< 4 | UInt16(digit)
-        }
-        return value
     }
 
     // MARK: Any line
