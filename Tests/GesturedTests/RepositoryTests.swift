@@ -45,7 +45,6 @@ import Testing
     static let longFilesBeingSplit: [String: Int] = [
         "Sources/GesturedCore/Engine/GestureEngine.swift": 718,
         "Sources/GesturedCore/Output/LineEncoder.swift": 670,
-        "Sources/GesturedCore/Pipeline/GesturePipeline.swift": 487,
     ]
 
     @Test func noSourceFileIsOverThreeHundredLines() throws {
@@ -160,5 +159,64 @@ import Testing
         #expect(Self.handCheck("SystemError(operation: o, errno: error)") == nil)
         #expect(Self.usesIdentifier("EINTR", in: "static let interrupted: Int32 = 4 // EINTR") == true)
         #expect(Self.usesIdentifier("EINTR", in: "case notEINTRy") == false)
+    }
+}
+
+/// One delivery out of the core (issue #34 item 1): one step function runs every pipeline input
+/// (the batch is emptied, and each engine called, in one place), recognizer bugs are typed
+/// values rather than strings fished out by prefix, and device lines leave through the batch
+/// rather than past it.
+@Suite struct DeliveryRuleTests {
+    static func text(_ relative: String) throws -> String {
+        String(decoding: try Data(contentsOf: URL(fileURLWithPath: RepositoryTests.root + "/" + relative)), as: UTF8.self)
+    }
+
+    static func occurrences(of needle: String, in files: [String]) throws -> [String] {
+        var found: [String] = []
+        for file in files {
+            for line in try SystemCallRuleTests.codeLines(file) where line.text.contains(needle) {
+                found.append("\(file):\(line.number)")
+            }
+        }
+        return found
+    }
+
+    /// The pipeline's entry points and the control desk only say what came in.
+    static func pipelineFiles() throws -> [String] {
+        try RepositoryTests.swiftFiles(under: "Sources/GesturedCore/Pipeline").filter { $0.contains("/GesturePipeline") }
+            + ["Sources/GesturedCore/Clients/ControlDesk.swift"]
+    }
+
+    @Test func oneStepEmptiesTheBatchAndCallsTheEngines() throws {
+        let files = try Self.pipelineFiles()
+        #expect(files.count > 4, "the walk found the pipeline's files")
+        let step = try Self.occurrences(of: "batch.removeAll()", in: files)
+        #expect(step.count == 1 && step[0].hasPrefix("Sources/GesturedCore/Pipeline/GesturePipeline+Step.swift:"), "\(step)")
+        for call in [".engine.handle(", ".engine.advance(", ".engine.cancelAll(", ".engine.cancelGestures(", ".engine.change("] {
+            let found = try Self.occurrences(of: call, in: files)
+            #expect(found.count == 1 && found[0].hasPrefix("Sources/GesturedCore/Pipeline/GesturePipeline+EngineCalls.swift:"),
+                    "\(call): \(found)")
+        }
+        let collect = try Self.occurrences(of: "drainTrace(", in: files)
+        #expect(collect.count == 1 && collect[0].hasPrefix("Sources/GesturedCore/Pipeline/GesturePipeline+Step.swift:"), "\(collect)")
+    }
+
+    @Test func recognizerBugsAreTypedNotStrings() throws {
+        let files = try RepositoryTests.swiftFiles(under: "Sources")
+        var found: [String] = []
+        for file in files {
+            for line in try SystemCallRuleTests.codeLines(file, comments: true)
+            where line.text.contains("\"BUG: ") || line.text.contains("hasPrefix(\"BUG") {
+                found.append("\(file):\(line.number)")
+            }
+        }
+        #expect(found == [])
+    }
+
+    @Test func deviceLinesLeaveThroughTheBatch() throws {
+        let shell = try Self.text("Sources/gestured/Daemon/Shell.swift")
+        #expect(!shell.contains("func announce"), "the shell's announce goes: device lines are in the batch")
+        let daemon = try RepositoryTests.swiftFiles(under: "Sources/gestured/Daemon")
+        #expect(try Self.occurrences(of: "shell.announce(", in: daemon) == [])
     }
 }

@@ -103,12 +103,12 @@ public struct GestureEngine: Sendable {
     var ownership: [TouchOwnership] = []
 
     /// Whether every transition is traced with its reason (`--trace`): `TIME name: old → new
-    /// (why)`, drained by the caller. Off, nothing is built but recognizer bugs: those are traced
-    /// tracing on or off; with it off, the trace keeps at most `untracedCapacity` entries between
-    /// drains (a daemon that runs for months must not grow with every bug) and `recognizerBugs`
-    /// counts them all.
+    /// (why)`, drained by the caller into its step's buffers (`drainTrace(into:bugs:)`). Off,
+    /// nothing is built but recognizer bugs (typed, `RecognizerBug`): those are kept tracing on
+    /// or off; with it off, at most `untracedCapacity` of them between drains (a daemon that runs
+    /// for months must not grow with every bug) and `recognizerBugs` counts them all.
     public var tracesTransitions = false
-    public internal(set) var trace: [String] = []
+    public internal(set) var trace: [String] = [], bugs: [RecognizerBug] = []
     public private(set) var recognizerBugs = 0
     public static let untracedCapacity = 64
 
@@ -628,11 +628,9 @@ public struct GestureEngine: Sendable {
     /// ignored (the arbiter's state stays consistent), counted and traced.
     mutating func recognizerBug(_ index: Int, proposal: Proposal) {
         recognizerBugs += 1
-        guard tracesTransitions || trace.count < Self.untracedCapacity else { return }
-        trace.append("BUG: \(slots[index].name): proposal \(proposal) in phase \(slots[index].phase.name)")
+        guard tracesTransitions || bugs.count < Self.untracedCapacity else { return }
+        bugs.append(RecognizerBug(recognizer: slots[index].name, proposal: "\(proposal)", phase: slots[index].phase.name))
     }
-
-    public mutating func drainTrace() -> [String] { defer { trace.removeAll() }; return trace }
 
     private mutating func resetFinished() {
         for index in slots.indices where slots[index].touches.isEmpty {

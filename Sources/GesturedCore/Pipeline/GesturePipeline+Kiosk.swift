@@ -74,7 +74,7 @@ extension GesturePipeline {
     /// `lock SECONDS [SCREEN]` on the screens `indices`: their `lock` lines, then the sequences in
     /// progress there end for the application (cancelled and lifted on the clones) and their
     /// gestures are cancelled; those touches stay down, unrouted, until they lift, and every
-    /// touch that begins while the lock holds is claimed.
+    /// touch that begins while the lock holds is claimed. The step settles the grabs after it.
     mutating func appendLock(screens indices: [Int], seconds: Int, now: Instant, into batch: inout Batch) {
         kiosk.lock(indices, seconds: seconds, now: now, into: &batch.outputs)
         for s in indices {
@@ -83,27 +83,21 @@ extension GesturePipeline {
                 forwarder.claimAll(device: d)
                 for case let touch? in devices[d]!.touchInSlot where !touch.claimed { touches.append(touch.id) }
             }
-            if !touches.isEmpty {
-                clearScratch()
-                screens[s].engine.cancelGestures(involving: touches, now: now, into: &gestureEvents, ownership: &ownership)
-                emit(screen: s, into: &batch)
+            if touches.isEmpty {
+                forwarder.decide(now: now, into: &batch.forwarded)
+            } else {
+                run(.cancelGestures(touches), screen: s, now: now, deciding: .always, into: &batch)
             }
-            forwarder.decide(now: now, into: &batch.forwarded)
         }
-        settleClaimGrabs(into: &batch)
     }
 
     /// `unlock [SCREEN]`: an `unlock` line for each of `indices` that was locked.
     mutating func appendUnlock(screens indices: [Int], now: Instant, into batch: inout Batch) {
         kiosk.unlock(indices, now: now, into: &batch.outputs)
-        settleClaimGrabs(into: &batch)
     }
 
     /// `screen off|on [SCREEN]`.
-    mutating func setScreensOff(_ off: Bool, screens indices: [Int], into batch: inout Batch) {
-        kiosk.setOff(off, screens: indices)
-        settleClaimGrabs(into: &batch)
-    }
+    mutating func setScreensOff(_ off: Bool, screens indices: [Int]) { kiosk.setOff(off, screens: indices) }
 
     /// Grabs or lets go of the panels that the application reads directly (neither `grab` nor
     /// `passThrough`), so that a claimed sequence never reaches it: such a panel is grabbed

@@ -139,25 +139,26 @@ final class ClientHub {
                             send: { send($1, to: $0) })
     }
 
-    /// The one consumer of the engines' trace: lines go to the log with `run --trace`, and to
-    /// each client subscribed to the trace, before the lines of the same batch (as `replay
-    /// --trace` prints them); never coalesced, so a client that does not read them is bounded
-    /// like any other (its queue limit). Without `--trace`, recognizer bugs among them (all of
-    /// them while nobody traces) are logged as errors (`RecognizerBugLog`).
-    func publishTrace(_ lines: [String]) {
-        guard !lines.isEmpty else { return }
-        if logsTrace { for line in lines { Log.trace(line) } } else {
-            let bugs = lines.filter { $0.hasPrefix("BUG: ") }
-            if !bugs.isEmpty { RecognizerBugLog.log(bugs) }
-        }
+    /// The one consumer of the engines' trace and recognizer bugs: trace lines go to the log
+    /// with `run --trace`, bugs to the log as errors always (`RecognizerBugLog`); both go to each
+    /// client subscribed to the trace (the bugs as their `traceLine`, after the trace lines),
+    /// before the lines of the same batch (as `replay --trace` prints them); never coalesced, so
+    /// a client that does not read them is bounded like any other (its queue limit).
+    func publishTrace(_ lines: [String], bugs: [RecognizerBug]) {
+        guard !lines.isEmpty || !bugs.isEmpty else { return }
+        if logsTrace { for line in lines { Log.trace(line) } }
+        if !bugs.isEmpty { RecognizerBugLog.log(bugs) }
         for id in server.clientIDs {
             guard let subscription = clients[id]?.subscription, subscription.trace else { continue }
-            for line in lines {
-                traceLine.removeAll(keepingCapacity: true)
-                LineEncoder.trace(line, format: subscription.format, into: &traceLine)
-                send(traceLine, to: id)
-            }
+            for line in lines { sendTrace(line, format: subscription.format, to: id) }
+            for bug in bugs { sendTrace(bug.traceLine, format: subscription.format, to: id) }
         }
+    }
+
+    private func sendTrace(_ line: String, format: LineFormat, to id: ClientID) {
+        traceLine.removeAll(keepingCapacity: true)
+        LineEncoder.trace(line, format: format, into: &traceLine)
+        send(traceLine, to: id)
     }
 
     /// Queues a line; every client's lines of one loop iteration go out in one write (`flush`).

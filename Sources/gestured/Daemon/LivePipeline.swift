@@ -62,6 +62,12 @@ final class LivePipeline {
         carryOut()
     }
 
+    /// A device opened or closed (after its removal): its line for every client.
+    func announce(added: Bool, sysname: String, name: String) {
+        pipeline.announce(DeviceLine(added: added, sysname: sysname, name: name), into: &batch)
+        carryOut()
+    }
+
     /// The daemon stops.
     func shutdown(now: Instant) {
         pipeline.shutdown(now: now, into: &batch)

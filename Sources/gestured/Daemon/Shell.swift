@@ -7,9 +7,10 @@ protocol BatchCarrying: AnyObject {
 }
 
 /// Carries out what the pipeline decided (`Batch`), in its one fixed order, the order `gestured
-/// replay` prints it in: the trace (to the log and the clients that subscribe to it, before the
-/// lines it explains), a control request's answer to its sender, the lines for clients (numbered
-/// as they are sent), the actions of those lines (with their numbers), what the clones of
+/// replay` prints it in: the trace and the recognizer bugs (to the log and the clients that
+/// subscribe to the trace, before the lines it explains), a control request's answer to its
+/// sender, the lines for clients (numbered as they are sent), the actions of those lines (with
+/// their numbers), device lines (to every client), what the clones of
 /// pass-through devices receive, the panels to grab or let go for the kiosk policy, and the faults the devices' decoders survived (logged,
 /// rate-limited). Lines and clone events are queued here and written once per loop iteration
 /// (`ClientHub.flush`, `CloneSinks.flush`).
@@ -30,7 +31,7 @@ final class Shell: BatchCarrying {
     }
 
     func carryOut(_ batch: Batch, requester: ClientID?) {
-        clients.publishTrace(batch.trace)
+        clients.publishTrace(batch.trace, bugs: batch.bugs)
         if let reply = batch.reply, let requester { clients.reply(reply, to: requester) }
         if !batch.outputs.isEmpty {
             var next = 0   // the next action, by output index
@@ -50,6 +51,11 @@ final class Shell: BatchCarrying {
                 }
             }
         }
+        for line in batch.deviceLines {
+            clients.broadcast { seq, format in
+                LineEncoder.device(added: line.added, sysname: line.sysname, name: line.name, seq: seq, format: format)
+            }
+        }
         if !batch.forwarded.isEmpty { clones.enqueue(batch.forwarded) }
         for grab in batch.grabs { grabPanel(grab.device, grab.exclusive) }
         for fault in batch.faults {
@@ -58,8 +64,4 @@ final class Shell: BatchCarrying {
         }
     }
 
-    /// A device line (`device added|removed`), to every client.
-    func announce(added: Bool, sysname: String, name: String) {
-        clients.broadcast { seq, format in LineEncoder.device(added: added, sysname: sysname, name: name, seq: seq, format: format) }
-    }
 }
