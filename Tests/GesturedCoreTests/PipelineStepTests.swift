@@ -46,4 +46,32 @@ struct PipelineStepTests {
         pipeline.advance(to: KioskScript.at(1), into: &batch)
         #expect(batch.deviceLines.isEmpty)
     }
+
+    /// The pipeline holds its devices in a table that answers "not held" for one that went
+    /// (`DeviceTable`): its events, queries and a second removal find nothing, and the devices
+    /// added after it, now held a position earlier, go on as before.
+    @Test func aDeviceThatWentIsNotHeldAndTheOthersGoOn() throws {
+        var pipeline = try GesturePipeline(configuration: KioskScript.tapping(), screen: Size(width: 1000, height: 1000))
+        func panel(_ n: Int) -> DeviceDescription {
+            DeviceDescription(sysname: "event\(n)", name: "panel", mtX: AxisInfo(minimum: 0, maximum: 999),
+                              mtY: AxisInfo(minimum: 0, maximum: 999), slotCount: 4, hasTrackingID: true)
+        }
+        let a = try pipeline.addDevice(panel(0)), b = try pipeline.addDevice(panel(1)), c = try pipeline.addDevice(panel(2))
+        var batch = Batch()
+        pipeline.removeDevice(b, now: KioskScript.at(0), into: &batch)
+        #expect(pipeline.geometry(of: b) == nil && pipeline.sysname(of: b) == nil && pipeline.screen(of: b) == nil)
+        #expect(pipeline.deviceList.map(\.sysname) == ["event0", "event2"])
+        #expect(pipeline.sysname(of: c) == "event2" && pipeline.screen(of: c) == 0 && pipeline.sysname(of: a) == "event0")
+        var frames = ProtocolBFrames()
+        pipeline.handle(frames.frame(at: KioskScript.at(10), [(0, 500, 500)], isNew: true), from: b, into: &batch)
+        #expect(batch.isEmpty)
+        pipeline.removeDevice(b, now: KioskScript.at(11), into: &batch)
+        #expect(batch.isEmpty)
+        pipeline.handle(frames.frame(at: KioskScript.at(20), [(0, 500, 500)], isNew: true), from: c, into: &batch)
+        let devices = batch.outputs.compactMap { output -> String? in
+            guard case .touch(let t) = output else { return nil }
+            return t.update.device.description
+        }
+        #expect(devices == ["event2"])
+    }
 }

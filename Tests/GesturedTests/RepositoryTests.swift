@@ -201,6 +201,19 @@ import Testing
         #expect(collect.count == 1 && collect[0].hasPrefix("Sources/GesturedCore/Pipeline/GesturePipeline+Step.swift:"), "\(collect)")
     }
 
+    /// The pipeline's devices are in a table that cannot be asked for a device it does not hold
+    /// (`DeviceTable`): no `devices[i]!` is left, nor any other force unwrap of the pipeline.
+    @Test func thePipelineUnwrapsNoDevice() throws {
+        let files = try Self.pipelineFiles() + ["Sources/GesturedCore/Pipeline/DeviceTable.swift"]
+        var found: [String] = []
+        for file in files {
+            for line in try SystemCallRuleTests.codeLines(file) where line.text.contains("]!") || line.text.contains(")!") {
+                found.append("\(file):\(line.number)")
+            }
+        }
+        #expect(found == [])
+    }
+
     @Test func recognizerBugsAreTypedNotStrings() throws {
         let files = try RepositoryTests.swiftFiles(under: "Sources")
         var found: [String] = []

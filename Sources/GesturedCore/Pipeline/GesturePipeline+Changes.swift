@@ -6,23 +6,23 @@ extension GesturePipeline {
     /// application's touches on its clone are cancelled and lifted there, then the clone goes
     /// with it: nothing more is written there.
     mutating func appendRemoval(of id: DeviceID, now: Instant, into batch: inout Batch) {
-        guard contains(id) else { return }
+        guard let p = devices.position(of: id) else { return }
         // Every touch the application has on the clone ends there first (cancelled: the panel's
         // touches went with it), written before the clone goes, so that no compositor keeps one
         // pressed (docs/KIOSK.md).
         forwarder.claimAll(device: id.value)
         forwarder.decide(now: now, into: &batch.forwarded)
-        appendCancellation(of: id.value, now: now, into: &batch)
-        releaseClaimGrab(of: id.value, into: &batch)
-        devices[id.value] = nil
+        appendCancellation(of: p, now: now, into: &batch)
+        releaseClaimGrab(of: p, into: &batch)
+        devices.remove(id)
         forwarder.removeDevice(id.value)
     }
 
-    /// The touches still down on a device are cancelled (its decoder ends them), and so are the
-    /// gestures they drive.
-    mutating func appendCancellation(of index: Int, now: Instant, into batch: inout Batch) {
-        if devices[index]!.decoder.cancelAll(now: now) {
-            deliver(device: index, now: now, into: &batch)
+    /// The touches still down on the device at position `p` are cancelled (its decoder ends
+    /// them), and so are the gestures they drive.
+    mutating func appendCancellation(of p: Int, now: Instant, into batch: inout Batch) {
+        if devices[p].decoder.cancelAll(now: now) {
+            deliver(device: p, now: now, into: &batch)
         }
     }
 
@@ -75,19 +75,17 @@ extension GesturePipeline {
     /// Moves a device to another screen without cancelling anything: after a reload whose
     /// screens kept its screen's id and size but not its index.
     public mutating func setScreen(_ screen: Int, of id: DeviceID) {
-        guard contains(id) else { return }
-        screenOfDevice[id.value] = screen
+        guard let p = devices.position(of: id) else { return }
+        devices[p].screen = screen
     }
 
     /// A device's rotation set at runtime (a kiosk turning its screen). The device's touches in
     /// progress would jump to other screen points, so the gestures they drive are cancelled
     /// (running) or failed (pending); the touches stay down, unrouted, until they lift.
     mutating func appendRotation(_ rotation: Rotation, of id: DeviceID, now: Instant, into batch: inout Batch) {
-        guard contains(id), devices[id.value]!.geometry.rotation != rotation else { return }
-        let g = devices[id.value]!.geometry
-        devices[id.value]!.geometry = DeviceGeometry(x: g.x, y: g.y, screen: g.screen, rotation: rotation,
-                                                     calibration: g.calibration)
-        run(.cancelGestures(devices[id.value]!.touches), screen: screenOfDevice[id.value], now: now, deciding: .always,
-            into: &batch)
+        guard let p = devices.position(of: id), devices[p].geometry.rotation != rotation else { return }
+        let g = devices[p].geometry
+        devices[p].geometry = DeviceGeometry(x: g.x, y: g.y, screen: g.screen, rotation: rotation, calibration: g.calibration)
+        run(.cancelGestures(devices[p].touches), screen: devices[p].screen, now: now, deciding: .always, into: &batch)
     }
 }

@@ -2,27 +2,25 @@
 /// turned into touch updates with stable ids (claimed touches taken out for the kiosk policy),
 /// run through its screen's engine, and what the application behind a pass-through device gets.
 extension GesturePipeline {
-    /// One raw event of a device, appended to `batch`. The device is mutated in place in
-    /// `devices` (never copied out and back): a copy would share the decoder's buffers and so
-    /// copy them on every event.
-    mutating func step(_ event: RawEvent, from index: Int, into batch: inout Batch) {
-        guard let (time, resynchronized) = Self.feed(event, to: &devices[index]!) else { return }
+    /// One raw event of the device at position `p`, appended to `batch`. The device is mutated
+    /// in place in `devices` (never copied out and back): a copy would share the decoder's
+    /// buffers and so copy them on every event.
+    mutating func step(_ event: RawEvent, from p: Int, into batch: inout Batch) {
+        guard let (time, resynchronized) = Self.feed(event, to: &devices[p]) else { return }
         fireDeadlines(upTo: time, into: &batch)
         if resynchronized {
             // Events of this device were lost: what its gestures in progress were doing is
             // unknown. Its touches stay down, unrouted, until the resynchronized state ends or
             // moves them; other devices' gestures go on. The application is cancelled out of
             // them too.
-            forwarder.claimAll(device: index)
-            run(.cancelGestures(devices[index]!.touches), screen: screenOfDevice[index], now: time, deciding: .always,
-                into: &batch)
+            forwarder.claimAll(device: devices[p].id.value)
+            run(.cancelGestures(devices[p].touches), screen: devices[p].screen, now: time, deciding: .always, into: &batch)
         }
-        deliver(device: index, now: time, into: &batch)
+        deliver(device: p, now: time, into: &batch)
     }
 
     /// Feeds an event to a device's decoder; when it completes a frame, the frame's time and
-    /// whether events were lost before it. The device is reached in place (`&devices[i]!`): a
-    /// read through `devices[i]!` copies the whole `Device`, decoder buffers included.
+    /// whether events were lost before it. The device is reached in place (`&devices[p]`).
     private static func feed(_ event: RawEvent, to device: inout Device) -> (time: Instant, resynchronized: Bool)? {
         guard device.decoder.feed(event) else { return nil }
         return (device.decoder.frame.time, device.decoder.frame.resynchronized)
@@ -87,18 +85,18 @@ extension GesturePipeline {
 
     /// Turns the device's current frame into touch updates with stable ids, runs the engine on
     /// them, and appends the touch and gesture outputs, then what the application gets.
-    mutating func deliver(device index: Int, now: Instant, into batch: inout Batch) {
+    mutating func deliver(device p: Int, now: Instant, into batch: inout Batch) {
         updates.removeAll(keepingCapacity: true)
         updateViews.removeAll(keepingCapacity: true)
         updatePositions.removeAll(keepingCapacity: true)
-        let screen = screenOfDevice[index]
+        let screen = devices[p].screen, index = devices[p].id.value
         let watching = kiosk.watchesTouches
         let claimsNew = watching && (kiosk.claims(screen: screen) || claimedTouchDown(onScreen: screen))
         let unlocks = claimsNew && kiosk.screens[screen].lockedUntil != nil && unlock.has(screen: screen)
-        Self.touchUpdates(of: &devices[index]!, nextTouchID: &nextTouchID, into: &updates, views: &updateViews,
+        Self.touchUpdates(of: &devices[p], nextTouchID: &nextTouchID, into: &updates, views: &updateViews,
                           positions: &updatePositions, claimsNew: claimsNew, claimed: &claimedChanges, unlocks: unlocks,
                           unlocking: &unlockUpdates)
-        if watching { applyKiosk(screen: screen, device: index, now: now, into: &batch) }
+        if watching { applyKiosk(screen: screen, device: p, now: now, into: &batch) }
         guard !updates.isEmpty else { return }
         // The application's side of the frame first: a new touch is held until the arbiter has
         // routed it; a move of a touch it already has goes out before what the frame decides.
@@ -117,7 +115,7 @@ extension GesturePipeline {
         for (i, update) in updates.enumerated() {
             if update.phase == .began {
                 let view = screens[screen].engine.view(of: update.id).map { viewBase[screen] + $0 }
-                devices[index]!.touchInSlot[update.slot]?.view = view
+                devices[p].touchInSlot[update.slot]?.view = view
                 updateViews[i] = view
             }
             if reportsTouches {

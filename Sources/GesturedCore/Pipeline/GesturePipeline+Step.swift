@@ -42,29 +42,27 @@ extension GesturePipeline {
         var refusal: String?
         switch input {
         case .events(let events, let id):
-            guard contains(id) else { return nil }
-            for event in events { step(event, from: id.value, into: &batch) }
-            collectFaults(of: id, into: &batch)
+            guard let p = devices.position(of: id) else { return nil }
+            for event in events { step(event, from: p, into: &batch) }
+            collectFaults(of: p, into: &batch)
         case .event(let event, let id):
-            guard contains(id) else { return nil }
-            step(event, from: id.value, into: &batch)
-            collectFaults(of: id, into: &batch)
+            guard let p = devices.position(of: id) else { return nil }
+            step(event, from: p, into: &batch)
+            collectFaults(of: p, into: &batch)
         case .deadline(let now):
             fireDeadlines(upTo: now, into: &batch)
         case .removal(let id, let now):
             appendRemoval(of: id, now: now, into: &batch)
         case .touchesCancelled(let id, let now):
-            guard contains(id) else { return nil }
-            appendCancellation(of: id.value, now: now, into: &batch)
+            guard let p = devices.position(of: id) else { return nil }
+            appendCancellation(of: p, now: now, into: &batch)
         case .forwardedCancelled(let device, let now):
             forwarder.claimAll(device: device?.value)
             forwarder.decide(now: now, into: &batch.forwarded)
         case .shutdown(let now):
             forwarder.claimAll()
             forwarder.decide(now: now, into: &batch.forwarded)
-            for index in devices.indices where devices[index] != nil {
-                appendRemoval(of: DeviceID(value: index), now: now, into: &batch)
-            }
+            while let first = devices.all.first { appendRemoval(of: first.id, now: now, into: &batch) }
         case .viewChange(let change, let view, let now):
             if !appendChange(change, ofView: view, now: now, into: &batch) { refusal = "no view '\(view)'" }
         case .rotation(let rotation, let id, let now):
@@ -84,11 +82,11 @@ extension GesturePipeline {
         return refusal
     }
 
-    /// The faults a device's decoder survived during a read.
-    private mutating func collectFaults(of id: DeviceID, into batch: inout Batch) {
-        guard devices[id.value]!.decoder.hasAnomalies else { return }
-        let sysname = devices[id.value]!.description.sysname
-        devices[id.value]!.decoder.takeAnomalies { anomaly, count in
+    /// The faults a device's decoder survived during a read (the device at position `p`).
+    private mutating func collectFaults(of p: Int, into batch: inout Batch) {
+        guard devices[p].decoder.hasAnomalies else { return }
+        let sysname = devices[p].description.sysname, id = devices[p].id
+        devices[p].decoder.takeAnomalies { anomaly, count in
             batch.faults.append(DeviceFault(device: id, sysname: sysname, anomaly: anomaly, count: count))
         }
     }

@@ -27,6 +27,7 @@ public struct GesturePipeline: Sendable {
     }
 
     struct Device: Sendable {
+        let id: DeviceID
         let description: DeviceDescription
         /// `description.sysname`, as touch updates carry it.
         let name: DeviceName
@@ -34,6 +35,13 @@ public struct GesturePipeline: Sendable {
         var geometry: DeviceGeometry
         /// The touch in each slot, if any.
         var touchInSlot: [SlotTouch?]
+        /// The index in `screens` of the screen it feeds.
+        var screen: Int
+        /// Whether it is grabbed only while the kiosk policy claims its touches (neither `grab`
+        /// nor `passThrough`: the application reads it directly), and whether it is so grabbed
+        /// now (`GesturePipeline+Kiosk.swift`, `settleClaimGrabs`).
+        let grabsForClaims: Bool
+        var grabbedForClaims = false
 
         /// The device's live touches.
         var touches: [TouchID] { touchInSlot.compactMap { $0?.id } }
@@ -76,13 +84,8 @@ public struct GesturePipeline: Sendable {
     /// client subscribed to touches, `replay` without `--touches`): the gestures are the same,
     /// and a frame then builds no touch outputs only to have them dropped.
     public var reportsTouches = true
-    /// By `DeviceID.value` (ids are never reused; a removed device leaves nil). An array rather
-    /// than a dictionary: it is indexed for every raw event, and devices come and go rarely.
-    var devices: [Device?] = []
-    /// The index in `screens` of each device's screen, by `DeviceID.value`: beside `devices`
-    /// rather than in `Device`, because a read through `devices[i]!` copies the whole `Device`
-    /// (decoder buffers included), and the screen is read for every frame.
-    var screenOfDevice: [Int] = []
+    /// The devices fed, found by id (`DeviceTable`).
+    var devices = DeviceTable()
     var nextTouchID: UInt64 = 1
     /// The ids of the views touches are hit-tested to, for touch lines (`SlotTouch.view`): every
     /// screen's views (view `v` of screen `s` at `viewBase[s] + v`), then the views of touches
@@ -107,12 +110,7 @@ public struct GesturePipeline: Sendable {
     /// The screens' unlock gestures, and scratch: the unlocking touches' updates of one frame.
     var unlock: UnlockGestures
     var unlockUpdates: [TouchUpdate] = []
-    /// By `DeviceID.value`: whether the device is grabbed only while the kiosk policy claims its
-    /// touches (neither `grab` nor `passThrough`: the application reads it directly), and
-    /// whether it is so grabbed now (`GesturePipeline+Kiosk.swift`, `settleClaimGrabs`).
-    var grabsForClaims: [Bool] = []
-    var grabbedForClaims: [Bool] = []
-    /// How many of `grabbedForClaims` are true.
+    /// How many devices are `grabbedForClaims`.
     var claimGrabsHeld = 0
 
     /// A pipeline of the single form (or of the first screen's size for every screen of the
@@ -135,7 +133,7 @@ public struct GesturePipeline: Sendable {
     /// transitions, a touch line per slot of every device, and each slot's touch down, moves,
     /// cancel and lift (`Batch.init(for:)`).
     var busiestStep: (outputs: Int, forwarded: Int) {
-        let slots = devices.reduce(0) { $0 + ($1?.touchInSlot.count ?? 0) }
+        let slots = devices.all.reduce(0) { $0 + $1.touchInSlot.count }
         let recognizers = screens.map(\.engine.recognizerCount).reduce(0, +)
         return (4 * recognizers + 2 * slots + 16, 4 * slots + 16)
     }
@@ -144,7 +142,7 @@ public struct GesturePipeline: Sendable {
     public func screenIndex(id: String?) -> Int? { screens.firstIndex { $0.id == id } }
 
     /// The screen a device feeds, if it is known.
-    public func screen(of id: DeviceID) -> Int? { contains(id) ? screenOfDevice[id.value] : nil }
+    public func screen(of id: DeviceID) -> Int? { devices.position(of: id).map { devices[$0].screen } }
 
     /// The screen in points: the config's, else the first device's physical size (see
     /// `DeviceGeometry.impliedScreen`), else `DeviceGeometry.fallbackScreen`.
@@ -178,12 +176,10 @@ public struct GesturePipeline: Sendable {
         let calibration = rule?.calibration ?? fallbackCalibration ?? DeviceGeometry.identityCalibration
         let geometry = DeviceGeometry(x: x, y: y, screen: screens[screen].size, rotation: rule?.rotation ?? .none,
                                       calibration: calibration)
-        let id = DeviceID(value: devices.count)
-        devices.append(Device(description: description, name: name, decoder: decoder, geometry: geometry,
-                              touchInSlot: Array(repeating: nil, count: decoder.slotCount)))
-        screenOfDevice.append(screen)
-        grabsForClaims.append(rule?.grab != true && rule?.passThrough != true)
-        grabbedForClaims.append(false)
+        let id = devices.nextID
+        devices.append(Device(id: id, description: description, name: name, decoder: decoder, geometry: geometry,
+                              touchInSlot: Array(repeating: nil, count: decoder.slotCount), screen: screen,
+                              grabsForClaims: rule?.grab != true && rule?.passThrough != true))
         updates.reserveCapacity(2 * decoder.slotCount)
         updateViews.reserveCapacity(2 * decoder.slotCount)
         updatePositions.reserveCapacity(2 * decoder.slotCount)
@@ -194,19 +190,17 @@ public struct GesturePipeline: Sendable {
         return id
     }
 
-    func contains(_ id: DeviceID) -> Bool { devices.indices.contains(id.value) && devices[id.value] != nil }
-
     /// The geometry a device was added with (rotation, calibration, screen), if it is known.
-    public func geometry(of id: DeviceID) -> DeviceGeometry? { contains(id) ? devices[id.value]!.geometry : nil }
+    public func geometry(of id: DeviceID) -> DeviceGeometry? { devices.position(of: id).map { devices[$0].geometry } }
 
     /// The devices fed now, in the order they were added, as control requests (`rotate`) name
     /// them.
     public var deviceList: [ControlDesk.Device] {
-        devices.indices.compactMap { i in devices[i].map { ControlDesk.Device(sysname: $0.description.sysname, id: DeviceID(value: i)) } }
+        devices.all.map { ControlDesk.Device(sysname: $0.description.sysname, id: $0.id) }
     }
 
     /// A device's sysname, if it is known.
-    public func sysname(of id: DeviceID) -> String? { contains(id) ? devices[id.value]!.description.sysname : nil }
+    public func sysname(of id: DeviceID) -> String? { devices.position(of: id).map { devices[$0].description.sysname } }
 
     /// Whether a device forwards touches to a clone (`DeviceRule.passThrough`).
     public func passesThrough(_ id: DeviceID) -> Bool { forwarder.forwards(device: id.value) }
