@@ -232,4 +232,21 @@ import Testing
         let daemon = try RepositoryTests.swiftFiles(under: "Sources/gestured/Daemon")
         #expect(try Self.occurrences(of: "shell.announce(", in: daemon) == [])
     }
+
+    /// The shell does not re-enter the core to encode or number lines within a step: the step's
+    /// value carries the bytes (`Batch.delivery`). Allowed: `LineEncoder.fixed` (numbers in log
+    /// messages), and the files that answer a client outside a step (`hello`, `stats`).
+    @Test func theShellEncodesNoLineOfAStep() throws {
+        let allowed: Set<String> = ["Sources/gestured/Daemon/ClientHub+Requests.swift", "Sources/gestured/Daemon/ClientHub+Stats.swift"]
+        let files = try RepositoryTests.swiftFiles(under: "Sources/gestured/Daemon").filter { !allowed.contains($0) }
+        #expect(files.contains("Sources/gestured/Daemon/Shell.swift") && files.contains("Sources/gestured/Daemon/ClientHub.swift"))
+        var found: [String] = []
+        for file in files {
+            for line in try SystemCallRuleTests.codeLines(file) {
+                let text = line.text.replacing("LineEncoder.fixed(", with: "")
+                if text.contains("LineEncoder") || text.contains("LinePublisher") { found.append("\(file):\(line.number)") }
+            }
+        }
+        #expect(found == [])
+    }
 }

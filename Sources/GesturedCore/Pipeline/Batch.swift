@@ -38,6 +38,9 @@ public struct Batch: Sendable {
     /// The devices that came or went (`device added|removed`), for every client, after the
     /// step's lines.
     public internal(set) var deviceLines: [DeviceLine] = []
+    /// The bytes of all those lines for the connected clients: per distinct subscription, once,
+    /// and who gets them (`Subscribers`). Empty when no client is registered (replay, benches).
+    public internal(set) var delivery = Delivery()
 
     public init() {}
 
@@ -69,6 +72,7 @@ public struct Batch: Sendable {
         if !trace.isEmpty { trace.removeAll(keepingCapacity: true) }
         if !bugs.isEmpty { bugs.removeAll(keepingCapacity: true) }
         if !deviceLines.isEmpty { deviceLines.removeAll(keepingCapacity: true) }
+        delivery.removeAll()
     }
 }
 
@@ -78,6 +82,11 @@ public struct Batch: Sendable {
 public struct ActionRequest: Hashable, Sendable {
     public var output: Int
     public var action: GestureAction
+    /// Its line's seq (the last line sent to anyone when nobody received it: `GESTURE_SEQ`),
+    /// set by the step (`Subscribers`).
+    public internal(set) var seq: UInt64 = 0
+    /// The wake action's variables (its `wake` line's), set by the step; empty for a gesture's.
+    public internal(set) var variables: [ActionVariable] = []
 
     /// The gesture event that reached the action's state; nil for a wake action.
     public func event(in batch: Batch) -> GestureEvent? {

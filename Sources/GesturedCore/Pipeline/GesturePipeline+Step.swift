@@ -1,7 +1,8 @@
 /// The pipeline's one step function and its entry points. Each entry point only says what came
 /// in (an `Input`); `step(_:into:)` empties the batch, decides the input's effects (lines,
-/// actions, what the clones receive), then settles the kiosk policy's grabs and collects the
-/// engines' trace and faults: that sequence exists here once.
+/// actions, what the clones receive), then settles the kiosk policy's grabs, collects the
+/// engines' trace and faults, and numbers and encodes the lines for the registered clients
+/// (`Subscribers`, `Batch.delivery`): that sequence exists here once.
 extension GesturePipeline {
     /// What came in: one step's cause.
     enum Input {
@@ -79,6 +80,7 @@ extension GesturePipeline {
         }
         settleClaimGrabs(into: &batch)
         collectTrace(into: &batch)
+        subscribers.deliver(into: &batch)
         return refusal
     }
 

@@ -103,6 +103,9 @@ public struct GesturePipeline: Sendable {
     /// Scratch buffers of one engine call, reused: its gesture events and ownership facts.
     var gestureEvents: [GestureEvent] = []
     var ownership: [TouchOwnership] = []
+    /// The connected clients' subscriptions (the daemon's shell registers them): each step's
+    /// lines are numbered and encoded for them (`Batch.delivery`).
+    public var subscribers = Subscribers()
     /// Locks, screen power and idle clocks (docs/KIOSK.md).
     var kiosk: KioskState
     /// Scratch: the claimed touches' changes of one frame.

@@ -16,6 +16,12 @@ final class LivePipeline {
     init(_ pipeline: GesturePipeline, shell: any BatchCarrying) {
         self.pipeline = pipeline
         self.shell = shell
+        shell.attach(self)
+    }
+
+    /// A client's subscription as the core numbers and encodes lines for it (nil: it went).
+    func setSubscription(_ subscription: ClientSubscription?, of key: ClientKey) {
+        if let subscription { pipeline.subscribers.set(subscription, of: key) } else { pipeline.subscribers.drop(key) }
     }
 
     /// Touch outputs and trace lines as the clients (and `run --trace`) want them.
