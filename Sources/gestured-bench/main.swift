@@ -7,6 +7,7 @@ import Glibc
 ///
 ///     gestured-bench [--runs N] [--core-only | --daemon-only] [--out DIR] [--bin DIR-WITH-gestured]
 ///     gestured-bench callgrind-child GESTURE VIEWS RECOGNIZERS   (valgrind runs this)
+///     gestured-bench clients N [GESTURE VIEWS RECOGNIZERS]   (instructions a step with 1 and N clients)
 ///     gestured-bench write-recording FRAMES PATH   (a pan recording, and PATH.desc)
 ///     gestured-bench write-ten-fingers FRAMES PATH   (ten fingers, PATH.desc and PATH.json5)
 ///     gestured-bench alloc-trace GESTURE VIEWS RECOGNIZERS [passThrough]   (traps at a steady frame's allocation)
@@ -25,6 +26,12 @@ func scenarioArgument(_ arguments: [String], of command: String) -> Scenario {
         fatalError("usage: gestured-bench \(command) GESTURE VIEWS RECOGNIZERS [passThrough]")
     }
     return Scenario(gesture: gesture, views: views, recognizers: recognizers, passThrough: arguments.count == 5)
+}
+
+if arguments.first == "callgrind-clients" || arguments.first == "clients", arguments.count >= 2, let n = Int(arguments[1]), n > 0 {
+    let scenario = arguments.count > 2 ? scenarioArgument(Array(arguments.dropFirst()), of: arguments[0]) : ClientsBenchmark.defaultScenario
+    if arguments[0] == "clients" { try ClientsBenchmark.report(clients: n, scenario) } else { try ClientsBenchmark.child(clients: n, scenario) }
+    exit(0)
 }
 
 if arguments.first == "callgrind-child" {
