@@ -27,7 +27,9 @@ public struct Delivery: Sendable {
         public var traced: ArraySlice<Line> { lines[..<traceLines] }
         public var published: ArraySlice<Line> { lines[traceLines...] }
 
-        mutating func append(_ line: [UInt8], merge: LineMerge) {
+        mutating func append(_ line: [UInt8], merge: LineMerge) { append(line[...], merge: merge) }
+
+        mutating func append(_ line: ArraySlice<UInt8>, merge: LineMerge) {
             let start = bytes.count
             bytes.append(contentsOf: line)
             lines.append(Line(range: start..<bytes.count, merge: merge))

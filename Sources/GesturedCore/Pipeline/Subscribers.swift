@@ -15,8 +15,8 @@ public struct Subscribers: Sendable {
     private var groupOf: [ClientKey: Int] = [:]
     /// The number of the last line sent to anyone (0 before the first).
     public private(set) var seq: UInt64 = 0
-    /// Scratch: one output's line in each format.
-    private var textLine: [UInt8] = [], jsonLine: [UInt8] = []
+    /// Scratch: one trace line.
+    private var textLine: [UInt8] = []
 
     public init() {}
 
@@ -62,8 +62,7 @@ public struct Subscribers: Sendable {
     /// Numbers and encodes the batch's trace, outputs and device lines for the groups, into
     /// `batch.delivery`, and gives its actions their seq (and the wake action its variables).
     mutating func deliver(into batch: inout Batch) {
-        guard !groups.isEmpty || !batch.actions.isEmpty else { return }
-        batch.delivery.removeAll()
+        guard !groups.isEmpty || !batch.actions.isEmpty else { return }   // the batch emptied it
         while batch.delivery.storage.count < groups.count { batch.delivery.storage.append(Delivery.Part()) }
         batch.delivery.count = groups.count
         for g in groups.indices { batch.delivery.storage[g].members = groups[g].members }
@@ -114,23 +113,23 @@ public struct Subscribers: Sendable {
     }
 
     /// One output, to the groups that want it: numbered once if anyone does, encoded at most
-    /// once per format.
+    /// once per format, straight into the first such group's part (the others copy its bytes).
     private mutating func publish(_ item: GesturePipeline.Output, into delivery: inout Delivery) {
         var numbered = false
+        var merge = LineMerge.never
+        var text: (part: Int, range: Range<Int>)?, json: (part: Int, range: Range<Int>)?
         for g in groups.indices where groups[g].subscription.wants(item) {
-            if !numbered {
-                seq += 1
-                numbered = true
-                textLine.removeAll(keepingCapacity: true)
-                jsonLine.removeAll(keepingCapacity: true)
-            }
-            switch groups[g].subscription.format {
-            case .text:
-                if textLine.isEmpty { LineEncoder.output(item, seq: seq, format: .text, into: &textLine) }
-                delivery.storage[g].append(textLine, merge: LineMerge(item))
-            case .json:
-                if jsonLine.isEmpty { LineEncoder.output(item, seq: seq, format: .json, into: &jsonLine) }
-                delivery.storage[g].append(jsonLine, merge: LineMerge(item))
+            if !numbered { seq += 1; numbered = true; merge = LineMerge(item) }
+            let format = groups[g].subscription.format
+            if let (p, range) = format == .text ? text : json {
+                let bytes = delivery.storage[p].bytes[range]
+                delivery.storage[g].append(bytes, merge: merge)
+            } else {
+                let start = delivery.storage[g].bytes.count
+                LineEncoder.output(item, seq: seq, format: format, into: &delivery.storage[g].bytes)
+                let range = start..<delivery.storage[g].bytes.count
+                delivery.storage[g].lines.append(Delivery.Line(range: range, merge: merge))
+                if format == .text { text = (g, range) } else { json = (g, range) }
             }
         }
     }
