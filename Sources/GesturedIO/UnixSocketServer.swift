@@ -160,6 +160,10 @@ public final class UnixSocketServer {
     /// stall.
     @discardableResult
     public func enqueue(_ bytes: [UInt8], to id: ClientID, merge: LineMerge = .never) -> ServerEvent? {
+        enqueue(bytes[...], to: id, merge: merge)   // below: a line within a step's `Delivery.Part`
+    }
+    @discardableResult
+    public func enqueue(_ bytes: ArraySlice<UInt8>, to id: ClientID, merge: LineMerge = .never) -> ServerEvent? {
         guard let client = clients[id] else { return nil }
         if client.queue.pending + bytes.count > softQueuedBytes, !client.queue.isBlocked, let event = flush(id) { return event }
         guard client.queue.enqueue(bytes, merge: merge) else { return drop(id, .queueOverflow(limit: maxQueuedBytes)) }

@@ -8,6 +8,7 @@ import Glibc
 ///     gestured-bench [--runs N] [--core-only | --daemon-only] [--out DIR] [--bin DIR-WITH-gestured]
 ///     gestured-bench callgrind-child GESTURE VIEWS RECOGNIZERS   (valgrind runs this)
 ///     gestured-bench callgrind-replay [BIN-DIR]   (instructions a frame of the ten-finger replay, alone)
+///     gestured-bench clients N [GESTURE VIEWS RECOGNIZERS]   (instructions a step with 1 and N clients)
 ///     gestured-bench write-recording FRAMES PATH   (a pan recording, and PATH.desc)
 ///     gestured-bench write-ten-fingers FRAMES PATH   (ten fingers, PATH.desc and PATH.json5)
 ///     gestured-bench alloc-trace GESTURE VIEWS RECOGNIZERS [passThrough]   (traps at a steady frame's allocation)
@@ -26,6 +27,18 @@ func scenarioArgument(_ arguments: [String], of command: String) -> Scenario {
         fatalError("usage: gestured-bench \(command) GESTURE VIEWS RECOGNIZERS [passThrough]")
     }
     return Scenario(gesture: gesture, views: views, recognizers: recognizers, passThrough: arguments.count == 5)
+}
+
+if arguments.first == "callgrind-clients" || arguments.first == "clients", arguments.count >= 2, let n = Int(arguments[1]), n > 0 {
+    let perClient = arguments.last == "per-client"
+    let rest = Array(arguments.dropFirst().prefix(4))
+    let scenario = rest.count == 4 ? scenarioArgument(rest, of: arguments[0]) : ClientsBenchmark.defaultScenario
+    if arguments[0] == "clients" {
+        try ClientsBenchmark.report(clients: n, scenario)
+    } else {
+        try ClientsBenchmark.child(clients: n, perClient: perClient, scenario)
+    }
+    exit(0)
 }
 
 if arguments.first == "callgrind-child" {

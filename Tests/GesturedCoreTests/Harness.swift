@@ -54,7 +54,11 @@ struct EngineScript {
     mutating func traceTransitions() { engine.tracesTransitions = true }
 
     private mutating func record(_ events: [GestureEvent]) {
-        if engine.tracesTransitions { lines += engine.drainTrace().map { "trace " + $0 } }
+        if engine.tracesTransitions {
+            var trace: [String] = [], bugs: [RecognizerBug] = []
+            engine.drainTrace(into: &trace, bugs: &bugs)
+            lines += trace.map { "trace " + $0 } + bugs.map { "trace " + $0.traceLine }
+        }
         for e in events where includeFailed || e.state != .failed {
             seq += 1
             lines.append(String(LineEncoder.gesture(e, seq: seq, format: .text).dropLast()))

@@ -62,7 +62,7 @@ struct RandomStreamInvariantTests {
         now += 10
         s.frame(at: now, live.keys.sorted().map { ($0, .ended, nil) })
         s.advance(to: now + 5000)
-        return (s.lines, s.engine.drainTrace().filter { $0.hasPrefix("BUG") })
+        return (s.lines, s.engine.bugs.map(\.description))
     }
 
     @Test(arguments: [1, 2, 3, 0xDEAD_BEEF, 20_261_130] as [UInt64])

@@ -60,11 +60,15 @@ import Testing
                                        screen: Size(width: 100, height: 100))
         for _ in 0..<10_000 { engine.recognizerBug(0, proposal: .cancel) }
         #expect(engine.recognizerBugs == 10_000)
-        #expect(engine.trace.count == GestureEngine.untracedCapacity)
-        #expect(engine.drainTrace().first == "BUG: tap: proposal cancel in phase possible")
-        #expect(engine.trace.isEmpty)
+        #expect(engine.bugs.count == GestureEngine.untracedCapacity)
+        var trace: [String] = [], bugs: [RecognizerBug] = []
+        engine.drainTrace(into: &trace, bugs: &bugs)
+        #expect(trace.isEmpty)
+        #expect(bugs.first == RecognizerBug(recognizer: "tap", proposal: "cancel", phase: "possible"))
+        #expect(bugs.first?.traceLine == "recognizer bug: tap: proposal cancel in phase possible")
+        #expect(engine.bugs.isEmpty)
         engine.tracesTransitions = true
         for _ in 0..<1_000 { engine.recognizerBug(0, proposal: .cancel) }
-        #expect(engine.trace.count == 1_000)
+        #expect(engine.bugs.count == 1_000)
     }
 }

@@ -77,17 +77,13 @@ public enum ControlDesk {
     public static func apply(_ request: ControlRequest, to pipeline: inout GesturePipeline,
                              layouts: [ScreenLayouts], devices: [Device], format: LineFormat = .text, now: Instant,
                              into batch: inout Batch) -> String? {
-        batch.removeAll()
-        pipeline.fireDeadlines(upTo: now, into: &batch)
-        let refusal = apply(request, to: &pipeline, layouts: layouts, devices: devices, now: now, into: &batch)
-        pipeline.collectTrace(into: &batch)
-        batch.reply = refusal.map { LineEncoder.error(command: request.command, message: $0, format: format) }
-            ?? LineEncoder.ok(command: request.command, format: format)
-        return refusal
+        pipeline.step(.control(request, layouts: layouts, devices: devices, format: format, now: now), into: &batch)
     }
 
-    private static func apply(_ request: ControlRequest, to pipeline: inout GesturePipeline, layouts: [ScreenLayouts],
-                              devices: [Device], now: Instant, into batch: inout Batch) -> String? {
+    /// The request's change, within the pipeline's step (`GesturePipeline.step`, which fired the
+    /// due deadlines first and answers it): why it cannot apply, or nil.
+    static func decide(_ request: ControlRequest, to pipeline: inout GesturePipeline, layouts: [ScreenLayouts],
+                       devices: [Device], now: Instant, into batch: inout Batch) -> String? {
         switch request {
         case .view(let view, let change):
             guard pipeline.appendChange(change, ofView: view, now: now, into: &batch) else { return "no view '\(view)'" }
@@ -117,7 +113,7 @@ public enum ControlDesk {
         case .screenPower(let on, let screen):
             switch screens(screen, of: pipeline) {
             case .failure(let refusal): return refusal.message
-            case .success(let indices): pipeline.setScreensOff(!on, screens: indices, into: &batch)
+            case .success(let indices): pipeline.setScreensOff(!on, screens: indices)
             }
         case .lock(let seconds, let screen):
             switch screens(screen, of: pipeline) {

@@ -1,18 +1,19 @@
 /// What `--trace` prints and the recognizer bugs: the engine's own trace buffer, drained by
-/// the caller at the end of each entry point. Kept together in one file (the buffer, `drainTrace`,
-/// the `BUG: ` line) because it is about to become a buffer the pipeline's step passes in.
+/// the pipeline's step into the step's buffers once per step (`drainTrace(into:bugs:)`).
 extension GestureEngine {
     /// Whether every transition is traced with its reason (`--trace`): `TIME name: old → new
-    /// (why)`, drained by the caller. Off, nothing is built but recognizer bugs: those are traced
-    /// tracing on or off; with it off, the trace keeps at most `untracedCapacity` entries between
-    /// drains (a daemon that runs for months must not grow with every bug) and `recognizerBugs`
-    /// counts them all.
+    /// (why)`, drained by the caller into its step's buffers (`drainTrace(into:bugs:)`). Off,
+    /// nothing is built but recognizer bugs (typed, `RecognizerBug`): those are kept tracing on
+    /// or off; with it off, at most `untracedCapacity` of them between drains (a daemon that runs
+    /// for months must not grow with every bug) and `recognizerBugs` counts them all.
     public var tracesTransitions: Bool {
         get { traceBuffer.tracesTransitions }
         set { traceBuffer.tracesTransitions = newValue }
     }
-    /// The lines since the last `drainTrace()`.
+    /// The lines since the last drain.
     public var trace: [String] { traceBuffer.lines }
+    /// The recognizer bugs since the last drain.
+    public var bugs: [RecognizerBug] { traceBuffer.bugs }
     public var recognizerBugs: Int { traceBuffer.recognizerBugs }
     public static let untracedCapacity = 64
 
@@ -21,6 +22,7 @@ extension GestureEngine {
     struct TraceBuffer: Sendable {
         var tracesTransitions = false
         var lines: [String] = []
+        var bugs: [RecognizerBug] = []
         var recognizerBugs = 0
     }
 
@@ -84,15 +86,21 @@ extension GestureEngine {
     }
 
     /// A proposal the state machine should never make in this phase: a recognizer bug. It is
-    /// ignored (the arbiter's state stays consistent), counted and traced.
+    /// ignored (the arbiter's state stays consistent), counted and kept as a typed value.
     mutating func recognizerBug(_ index: Int, proposal: Proposal) {
         traceBuffer.recognizerBugs += 1
-        guard tracesTransitions || traceBuffer.lines.count < Self.untracedCapacity else { return }
-        traceBuffer.lines.append("BUG: \(slots[index].name): proposal \(proposal) in phase \(slots[index].phase.name)")
+        guard tracesTransitions || traceBuffer.bugs.count < Self.untracedCapacity else { return }
+        traceBuffer.bugs.append(RecognizerBug(recognizer: slots[index].name, proposal: "\(proposal)",
+                                              phase: slots[index].phase.name))
     }
 
-    /// The trace lines since the last drain, handed out and forgotten.
-    public mutating func drainTrace() -> [String] { defer { traceBuffer.lines.removeAll() }; return traceBuffer.lines }
+    /// Moves the trace and the recognizer bugs since the last drain into the step's buffers
+    /// (`Batch.trace`, `Batch.bugs`), keeping this engine's storage: a traced step allocates no
+    /// new buffer.
+    public mutating func drainTrace(into lines: inout [String], bugs found: inout [RecognizerBug]) {
+        if !traceBuffer.lines.isEmpty { lines += traceBuffer.lines; traceBuffer.lines.removeAll(keepingCapacity: true) }
+        if !traceBuffer.bugs.isEmpty { found += traceBuffer.bugs; traceBuffer.bugs.removeAll(keepingCapacity: true) }
+    }
 }
 
 extension GestureEngine.Why {

@@ -3,15 +3,17 @@
 /// prints (`Replay.Lines`), so that replay shows exactly what the daemon does.
 ///
 /// Every entry point of `GesturePipeline` (a read's events, a deadline, a control change, a
-/// rotation, a reload, a removal, shutdown) fills one: it empties the batch it is given first,
+/// rotation, a reload, a removal, shutdown, a device line) is one step (`GesturePipeline.step`,
+/// GesturePipeline+Step.swift), which fills one: it empties the batch it is given first,
 /// so a result can only leave through it, and nobody has a buffer to remember to drain. The
 /// caller keeps one batch and hands it to every call: its arrays keep their capacity, and a
 /// steady frame allocates nothing.
 ///
 /// The shell carries a batch out in one fixed order: trace lines (before the lines they explain,
-/// as replay prints them), a control request's reply, lines for clients (numbered as they are
-/// sent), the actions of those lines (which need their numbers), what the clones of pass-through
-/// devices receive, the panels to grab or let go (`grabs`), and the faults to log.
+/// as replay prints them) and recognizer bugs, a control request's reply, lines for clients
+/// (numbered as they are sent), the actions of those lines (which need their numbers), device
+/// lines, what the clones of pass-through devices receive, the panels to grab or let go
+/// (`grabs`), and the faults to log.
 public struct Batch: Sendable {
     /// The answer to the control request this call applied (`ControlDesk.apply`), for the client
     /// that sent it: it goes out before the lines the request caused (docs/PROTOCOL.md).
@@ -28,9 +30,17 @@ public struct Batch: Sendable {
     public internal(set) var grabs: [PanelGrab] = []
     /// Faults the devices' decoders survived (`EvdevFrameDecoder.Anomaly`), for the log.
     public internal(set) var faults: [DeviceFault] = []
-    /// The engines' trace: every transition with its reason while tracing, recognizer bugs
-    /// always (bounded while nobody traces).
+    /// The engines' trace: every transition with its reason while tracing.
     public internal(set) var trace: [String] = []
+    /// The recognizer bugs the engines survived (typed; bounded while nobody traces), for the
+    /// log and, after the trace, the clients subscribed to it.
+    public internal(set) var bugs: [RecognizerBug] = []
+    /// The devices that came or went (`device added|removed`), for every client, after the
+    /// step's lines.
+    public internal(set) var deviceLines: [DeviceLine] = []
+    /// The bytes of all those lines for the connected clients: per distinct subscription, once,
+    /// and who gets them (`Subscribers`). Empty when no client is registered (replay, benches).
+    public internal(set) var delivery = Delivery()
 
     public init() {}
 
@@ -48,7 +58,7 @@ public struct Batch: Sendable {
     /// Whether the call decided nothing at all.
     public var isEmpty: Bool {
         reply == nil && outputs.isEmpty && actions.isEmpty && forwarded.isEmpty && grabs.isEmpty && faults.isEmpty
-            && trace.isEmpty
+            && trace.isEmpty && bugs.isEmpty && deviceLines.isEmpty
     }
 
     /// Empties every part, keeping its storage (an entry point does this first).
@@ -60,6 +70,9 @@ public struct Batch: Sendable {
         if !grabs.isEmpty { grabs.removeAll(keepingCapacity: true) }
         if !faults.isEmpty { faults.removeAll(keepingCapacity: true) }
         if !trace.isEmpty { trace.removeAll(keepingCapacity: true) }
+        if !bugs.isEmpty { bugs.removeAll(keepingCapacity: true) }
+        if !deviceLines.isEmpty { deviceLines.removeAll(keepingCapacity: true) }
+        delivery.removeAll()
     }
 }
 
@@ -69,6 +82,11 @@ public struct Batch: Sendable {
 public struct ActionRequest: Hashable, Sendable {
     public var output: Int
     public var action: GestureAction
+    /// Its line's seq (the last line sent to anyone when nobody received it: `GESTURE_SEQ`),
+    /// set by the step (`Subscribers`).
+    public internal(set) var seq: UInt64 = 0
+    /// The wake action's variables (its `wake` line's), set by the step; empty for a gesture's.
+    public internal(set) var variables: [ActionVariable] = []
 
     /// The gesture event that reached the action's state; nil for a wake action.
     public func event(in batch: Batch) -> GestureEvent? {
@@ -102,13 +120,4 @@ public struct PanelGrab: Hashable, Sendable {
     public var device: GesturePipeline.DeviceID
     /// True: take exclusive use (`EVIOCGRAB`); false: let it go.
     public var exclusive: Bool
-}
-
-/// A fault a device's decoder survived, and how often since it was last reported.
-public struct DeviceFault: Hashable, Sendable {
-    public var device: GesturePipeline.DeviceID
-    /// The device's sysname, as the log names it.
-    public var sysname: String
-    public var anomaly: EvdevFrameDecoder.Anomaly
-    public var count: Int
 }

@@ -20,16 +20,16 @@ extension GesturePipeline {
     /// Whether a touch that is claimed is down on `screen`.
     func claimedTouchDown(onScreen s: Int) -> Bool {
         guard kiosk.claimedDown > 0 else { return false }
-        for d in devices.indices where devices[d] != nil && screenOfDevice[d] == s {
-            if devices[d]!.touchInSlot.contains(where: { $0?.claimed == true }) { return true }
+        for d in devices.indices where devices[d].screen == s {
+            if devices[d].touchInSlot.contains(where: { $0?.claimed == true }) { return true }
         }
         return false
     }
 
     /// Whether any touch is down on `screen` (nil: on any screen).
     func touchesDown(onScreen s: Int?) -> Bool {
-        for d in devices.indices where devices[d] != nil && (s.map { screenOfDevice[d] == $0 } ?? true) {
-            if devices[d]!.touchInSlot.contains(where: { $0 != nil }) { return true }
+        for d in devices.indices where s.map({ devices[d].screen == $0 }) ?? true {
+            if devices[d].touchInSlot.contains(where: { $0 != nil }) { return true }
         }
         return false
     }
@@ -37,7 +37,7 @@ extension GesturePipeline {
     /// A frame's touches as the kiosk policy sees them: beginnings (`active`, a wake), claimed
     /// touches counted, lifts (idle clocks start). Its lines come before the frame's touch and
     /// gesture lines.
-    mutating func applyKiosk(screen: Int, device index: Int, now: Instant, into batch: inout Batch) {
+    mutating func applyKiosk(screen: Int, device p: Int, now: Instant, into batch: inout Batch) {
         var began: Point?
         var anyEnded = false
         var claimed = 0
@@ -63,7 +63,7 @@ extension GesturePipeline {
         }
         if let location = began {
             kiosk.began(screen: screen, now: now, into: &batch.outputs)
-            kiosk.wake(screen: screen, device: devices[index]!.name, location: location, now: now, into: &batch)
+            kiosk.wake(screen: screen, device: devices[p].name, location: location, now: now, into: &batch)
         }
         if anyEnded {
             let down = (0..<screens.count).map { touchesDown(onScreen: $0) }
@@ -74,36 +74,30 @@ extension GesturePipeline {
     /// `lock SECONDS [SCREEN]` on the screens `indices`: their `lock` lines, then the sequences in
     /// progress there end for the application (cancelled and lifted on the clones) and their
     /// gestures are cancelled; those touches stay down, unrouted, until they lift, and every
-    /// touch that begins while the lock holds is claimed.
+    /// touch that begins while the lock holds is claimed. The step settles the grabs after it.
     mutating func appendLock(screens indices: [Int], seconds: Int, now: Instant, into batch: inout Batch) {
         kiosk.lock(indices, seconds: seconds, now: now, into: &batch.outputs)
         for s in indices {
             var touches: [TouchID] = []
-            for d in devices.indices where devices[d] != nil && screenOfDevice[d] == s {
-                forwarder.claimAll(device: d)
-                for case let touch? in devices[d]!.touchInSlot where !touch.claimed { touches.append(touch.id) }
+            for d in devices.indices where devices[d].screen == s {
+                forwarder.claimAll(device: devices[d].id.value)
+                for case let touch? in devices[d].touchInSlot where !touch.claimed { touches.append(touch.id) }
             }
-            if !touches.isEmpty {
-                clearScratch()
-                screens[s].engine.cancelGestures(involving: touches, now: now, into: &gestureEvents, ownership: &ownership)
-                emit(screen: s, into: &batch)
+            if touches.isEmpty {
+                forwarder.decide(now: now, into: &batch.forwarded)
+            } else {
+                run(.cancelGestures(touches), screen: s, now: now, deciding: .always, into: &batch)
             }
-            forwarder.decide(now: now, into: &batch.forwarded)
         }
-        settleClaimGrabs(into: &batch)
     }
 
     /// `unlock [SCREEN]`: an `unlock` line for each of `indices` that was locked.
     mutating func appendUnlock(screens indices: [Int], now: Instant, into batch: inout Batch) {
         kiosk.unlock(indices, now: now, into: &batch.outputs)
-        settleClaimGrabs(into: &batch)
     }
 
     /// `screen off|on [SCREEN]`.
-    mutating func setScreensOff(_ off: Bool, screens indices: [Int], into batch: inout Batch) {
-        kiosk.setOff(off, screens: indices)
-        settleClaimGrabs(into: &batch)
-    }
+    mutating func setScreensOff(_ off: Bool, screens indices: [Int]) { kiosk.setOff(off, screens: indices) }
 
     /// Grabs or lets go of the panels that the application reads directly (neither `grab` nor
     /// `passThrough`), so that a claimed sequence never reaches it: such a panel is grabbed
@@ -118,28 +112,28 @@ extension GesturePipeline {
     /// (its `dpms` or `bl_power`, read then) is not grabbed for that sequence.
     mutating func settleClaimGrabs(into batch: inout Batch) {
         guard kiosk.watchesTouches || claimGrabsHeld > 0 else { return }
-        for d in devices.indices where grabsForClaims[d] && devices[d] != nil {
-            let claims = kiosk.claims(screen: screenOfDevice[d])
+        for d in devices.indices where devices[d].grabsForClaims {
+            let claims = kiosk.claims(screen: devices[d].screen)
             let want: Bool
-            if grabbedForClaims[d] {
-                want = claims || devices[d]!.touchInSlot.contains { $0?.claimed == true }
+            if devices[d].grabbedForClaims {
+                want = claims || devices[d].touchInSlot.contains { $0?.claimed == true }
             } else {
-                want = claims && !devices[d]!.touchInSlot.contains { $0 != nil }
+                want = claims && !devices[d].touchInSlot.contains { $0 != nil }
             }
-            guard want != grabbedForClaims[d] else { continue }
-            grabbedForClaims[d] = want
+            guard want != devices[d].grabbedForClaims else { continue }
+            devices[d].grabbedForClaims = want
             claimGrabsHeld += want ? 1 : -1
-            batch.grabs.append(PanelGrab(device: DeviceID(value: d), exclusive: want))
+            batch.grabs.append(PanelGrab(device: devices[d].id, exclusive: want))
         }
     }
 
-    /// A device goes: a grab held for the claims is let go first (the device may stay open,
-    /// re-added for a reloaded configuration).
-    mutating func releaseClaimGrab(of d: Int, into batch: inout Batch) {
-        guard grabbedForClaims[d] else { return }
-        grabbedForClaims[d] = false
+    /// The device at position `p` goes: a grab held for the claims is let go first (the device
+    /// may stay open, re-added for a reloaded configuration).
+    mutating func releaseClaimGrab(of p: Int, into batch: inout Batch) {
+        guard devices[p].grabbedForClaims else { return }
+        devices[p].grabbedForClaims = false
         claimGrabsHeld -= 1
-        batch.grabs.append(PanelGrab(device: DeviceID(value: d), exclusive: false))
+        batch.grabs.append(PanelGrab(device: devices[p].id, exclusive: false))
     }
 
     /// What the screen's `dpms` or `bl_power` said when a sequence may begin (the shell reads it).

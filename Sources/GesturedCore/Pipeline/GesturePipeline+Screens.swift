@@ -28,13 +28,13 @@ extension GesturePipeline {
         let old = viewNames
         (viewNames, viewBase) = Self.viewNames(of: screens)
         var carried: [String: Int] = [:]
-        for device in devices.indices where devices[device] != nil {
-            for slot in devices[device]!.touchInSlot.indices {
-                guard let view = devices[device]!.touchInSlot[slot]?.view else { continue }
+        for device in devices.indices {
+            for slot in devices[device].touchInSlot.indices {
+                guard let view = devices[device].touchInSlot[slot]?.view else { continue }
                 let name = old[view]
                 let index = carried[name] ?? viewNames.count
                 if index == viewNames.count { carried[name] = index; viewNames.append(name) }
-                devices[device]!.touchInSlot[slot]!.view = index
+                devices[device].touchInSlot[slot]?.view = index
             }
         }
     }
@@ -43,9 +43,9 @@ extension GesturePipeline {
     /// reports more than a few transitions in one frame), so that a frame busier than any before
     /// it does not grow the buffer mid-frame: steady frames allocate nothing.
     mutating func reserveEventCapacity() {
-        gestureEvents.reserveCapacity(4 * screens.map(\.engine.recognizerCount).max()! + 16)
+        gestureEvents.reserveCapacity(4 * (screens.map(\.engine.recognizerCount).max() ?? 0) + 16)
         if forwarder.isActive {
-            ownership.reserveCapacity(2 * screens.map(\.engine.recognizerCount).max()! + 16)
+            ownership.reserveCapacity(2 * (screens.map(\.engine.recognizerCount).max() ?? 0) + 16)
             for screen in screens.indices where !screens[screen].engine.tracksOwnership { screens[screen].engine.trackOwnership() }
         }
     }

@@ -116,7 +116,10 @@ public struct Replay: Sendable {
 
         /// Encodes one batch (its trace lines go to `traced` first).
         public mutating func take(_ batch: Batch, traced: (String) -> Void, write: (inout [UInt8]) -> Void) {
-            if options.trace { for line in batch.trace { traced(line) } }
+            if options.trace {
+                for line in batch.trace { traced(line) }
+                for bug in batch.bugs { traced(bug.traceLine) }
+            }
             for o in batch.outputs {
                 switch o {
                 case .touch where !options.touches: continue

@@ -145,11 +145,11 @@ extension Replay {
             var streams = [FrameStream](repeating: FrameStream(), count: ids.count)
             for k in streams.indices { try streams[k].fill { () throws(Failure) in try next(k) } }
             while let k = Self.earliestFrame(of: streams) {
-                let end = streams[k].frameEnd!
+                guard let end = streams[k].frameEnd else { break }   // earliestFrame has one
                 let frame = streams[k].events[streams[k].start..<end]
                 // A frame is one step, as one read of it is in the daemon (a step per event cost
                 // a sixth of the replay); the deadlines due by its end fire before it.
-                if frame.last!.isFrameEnd { fireDeadlines(through: frame.last!.time, each) }
+                if let last = frame.last, last.isFrameEnd { fireDeadlines(through: last.time, each) }
                 handle(frame, of: k)
                 deliver(each)
                 let last = streams[k].events[end - 1].time

@@ -38,7 +38,7 @@ struct UnlockGestures: Sendable {
     mutating func handle(_ updates: [TouchUpdate], screen s: Int, now: Instant) -> Bool {
         guard engines[s] != nil else { return false }
         clear()
-        engines[s]!.handle(updates, now: now, into: &events, ownership: &ownership)
+        engines[s]?.handle(updates, now: now, into: &events, ownership: &ownership)
         return ended()
     }
 
@@ -46,7 +46,7 @@ struct UnlockGestures: Sendable {
     mutating func advance(screen s: Int, to deadline: Instant) -> Bool {
         guard engines[s] != nil else { return false }
         clear()
-        engines[s]!.advance(to: deadline, into: &events, ownership: &ownership)
+        engines[s]?.advance(to: deadline, into: &events, ownership: &ownership)
         return ended()
     }
 

@@ -3,8 +3,8 @@ import GesturedIO
 import Glibc
 
 /// The daemon's clients: the socket server, who may connect (`ConnectionPolicy`), each client's
-/// subscription and partial request line, the numbering and encoding of lines
-/// (`LinePublisher`), clients that stop reading (`StallWatch`), which request lines are served
+/// subscription (mirrored in the core's `Subscribers`, which numbers and encodes each step's
+/// lines), the queuing of those lines per client, clients that stop reading (`StallWatch`), which request lines are served
 /// when (`RequestScheduler`, ClientHub+Requests.swift) and which connections are logged
 /// (`ConnectionLog`). Complete request lines go back to the loop (`serveRequests`), which hands
 /// them to `ClientRequests`; this part knows no other part.
@@ -31,7 +31,9 @@ final class ClientHub {
     var authority: ControlAuthority
     /// What each client asked for, who it is.
     var clients: [ClientID: ClientState] = [:]
-    private var publisher = LinePublisher()
+    /// Tells the core's table of subscriptions (`Subscribers`, in the pipeline) that a client
+    /// connected or changed its subscription (the subscription) or went (nil); `Shell` sets it.
+    var subscriptionChanged: (ClientID, ClientSubscription?) -> Void = { _, _ in }
     /// What each client's descriptor is registered for (`.readable` unless its request lines
     /// wait, `.writable` while it has queued output).
     var interest: [ClientID: PollEvents] = [:]
@@ -51,8 +53,6 @@ final class ClientHub {
     var logsTrace = false
     /// How many clients subscribe to touch lines and to the trace (`reporting`).
     private var touchSubscribers = 0, traceSubscribers = 0
-    /// Reused for every trace line of a client's format.
-    private var traceLine: [UInt8] = []
     /// Who may hold one more connection (per-user cap, the control peers' reserve).
     let policy: ConnectionPolicy
     /// Clients that leave what they were sent unread (nil: `socket.readTimeout` 0, never).
@@ -91,6 +91,7 @@ final class ClientHub {
         touchSubscribers += (subscription.touches ? 1 : 0) - (old.touches ? 1 : 0)
         traceSubscribers += (subscription.trace ? 1 : 0) - (old.trace ? 1 : 0)
         clients[id]!.subscription = subscription
+        subscriptionChanged(id, subscription)
     }
 
     /// When this part next has something to do without any descriptor waking it: accepting
@@ -116,52 +117,36 @@ final class ClientHub {
         }
     }
 
-    /// Sends a batch's outputs to the clients that want each item (gesture lines by default;
-    /// touch lines and failed states to subscribers; filters per client), in order; `each` gets
-    /// every output's index and its line's seq (the last one sent when nobody received it: an
-    /// action's `GESTURE_SEQ`).
-    func publish(_ outputs: [GesturePipeline.Output], each: (Int, UInt64) -> Void) {
-        // Once per batch, not per item: the server sorts its ids on every call. A client dropped
-        // while sending is skipped, as its state is gone.
-        let recipients = server.clientIDs
-        for (index, item) in outputs.enumerated() {
-            if case .gesture(let g) = item { Log.debug("\(g.name): \(g.state.rawValue)") }
-            let merge = LineMerge(item)
-            let seq = publisher.publish(item, to: recipients, subscription: { clients[$0]?.subscription },
-                                        send: { send($1, to: $0, merge: merge) })
-            each(index, seq)
-        }
-    }
-
-    /// Sends one line to every client, each in its format.
-    func broadcast(_ line: (UInt64, LineFormat) -> String) {
-        publisher.broadcast(to: server.clientIDs, format: { clients[$0]?.subscription.format ?? .text }, line: line,
-                            send: { send($1, to: $0) })
-    }
-
-    /// The one consumer of the engines' trace: lines go to the log with `run --trace`, and to
-    /// each client subscribed to the trace, before the lines of the same batch (as `replay
-    /// --trace` prints them); never coalesced, so a client that does not read them is bounded
-    /// like any other (its queue limit). Without `--trace`, recognizer bugs among them (all of
-    /// them while nobody traces) are logged as errors (`RecognizerBugLog`).
-    func publishTrace(_ lines: [String]) {
-        guard !lines.isEmpty else { return }
-        if logsTrace { for line in lines { Log.trace(line) } } else {
-            let bugs = lines.filter { $0.hasPrefix("BUG: ") }
-            if !bugs.isEmpty { RecognizerBugLog.log(bugs) }
-        }
-        for id in server.clientIDs {
-            guard let subscription = clients[id]?.subscription, subscription.trace else { continue }
-            for line in lines {
-                traceLine.removeAll(keepingCapacity: true)
-                LineEncoder.trace(line, format: subscription.format, into: &traceLine)
-                send(traceLine, to: id)
+    /// Queues a step's lines (`Batch.delivery`, numbered and encoded by the core once per
+    /// distinct subscription) for each client of each part, with their merges, so that a slow
+    /// client's queue coalesces them; a control request's reply goes to its sender after its
+    /// trace lines and before its other lines (docs/PROTOCOL.md). A client dropped while queuing
+    /// is skipped, as the server no longer holds it.
+    func deliver(_ delivery: Delivery, reply: String?, to requester: ClientID?) {
+        var replied = reply == nil
+        for part in delivery.parts {
+            for key in part.members {
+                let id = ClientID(rawValue: key.value)
+                for line in part.traced { send(part.bytes[line.range], to: id, merge: line.merge) }
+                if !replied, id == requester, let reply { self.reply(reply, to: id); replied = true }
+                for line in part.published { send(part.bytes[line.range], to: id, merge: line.merge) }
             }
         }
+        if !replied, let reply, let requester { self.reply(reply, to: requester) }
+    }
+
+    /// The engines' trace and recognizer bugs, for the log: trace lines with `run --trace`, bugs
+    /// as errors always (`RecognizerBugLog`). Clients subscribed to the trace get both in the
+    /// step's delivery.
+    func logTrace(_ lines: [String], bugs: [RecognizerBug]) {
+        if logsTrace { for line in lines { Log.trace(line) } }
+        if !bugs.isEmpty { RecognizerBugLog.log(bugs) }
     }
 
     /// Queues a line; every client's lines of one loop iteration go out in one write (`flush`).
-    func send(_ bytes: [UInt8], to id: ClientID, merge: LineMerge = .never) {
+    func send(_ bytes: [UInt8], to id: ClientID, merge: LineMerge = .never) { send(bytes[...], to: id, merge: merge) }
+
+    func send(_ bytes: ArraySlice<UInt8>, to id: ClientID, merge: LineMerge = .never) {
         if let event = server.enqueue(bytes, to: id, merge: merge) { report(event) }
     }
 
@@ -211,6 +196,7 @@ final class ClientHub {
             if gone.touches { touchSubscribers -= 1 }
             if gone.trace { traceSubscribers -= 1 }
         }
+        subscriptionChanged(id, nil)
         if scheduler.isWaiting(id) { clients[id]?.connected = false } else {
             clients[id] = nil
             scheduler.remove(id)

@@ -95,7 +95,7 @@ final class DeviceHub {
                                     treatment: DeviceTreatment(candidate.admitted, screenID: screen.id, screenSize: screen.size),
                                     readTimes: monotonic ? nil : ReadTimeStamps())
         Log.info("\(info.sysname) (\(info.name)): using it, \(description.slotCount) slots\(screen.id.map { " on screen \($0)" } ?? "")")
-        shell.announce(added: true, sysname: info.sysname, name: info.name)
+        live.announce(added: true, sysname: info.sysname, name: info.name)
     }
 
     /// A passed-through panel that reports fewer touches than some gesture needs: those can never
@@ -117,7 +117,7 @@ final class DeviceHub {
         clones.close(device.id)
         device.evdev.close()
         Log.info("\(device.info.sysname) (\(device.info.name)): \(reason), closed")
-        shell.announce(added: false, sysname: device.info.sysname, name: device.info.name)
+        live.announce(added: false, sysname: device.info.sysname, name: device.info.name)
     }
 
     /// Lets the device at `syspath` go, if it is open.

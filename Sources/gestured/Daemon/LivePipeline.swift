@@ -16,6 +16,12 @@ final class LivePipeline {
     init(_ pipeline: GesturePipeline, shell: any BatchCarrying) {
         self.pipeline = pipeline
         self.shell = shell
+        shell.attach(self)
+    }
+
+    /// A client's subscription as the core numbers and encodes lines for it (nil: it went).
+    func setSubscription(_ subscription: ClientSubscription?, of key: ClientKey) {
+        if let subscription { pipeline.subscribers.set(subscription, of: key) } else { pipeline.subscribers.drop(key) }
     }
 
     /// Touch outputs and trace lines as the clients (and `run --trace`) want them.
@@ -59,6 +65,12 @@ final class LivePipeline {
     /// A device's clone is about to serve other rules: the application's touches end.
     func cancelForwarded(device: GesturePipeline.DeviceID, now: Instant) {
         pipeline.cancelForwarded(device: device, now: now, into: &batch)
+        carryOut()
+    }
+
+    /// A device opened or closed (after its removal): its line for every client.
+    func announce(added: Bool, sysname: String, name: String) {
+        pipeline.announce(DeviceLine(added: added, sysname: sysname, name: name), into: &batch)
         carryOut()
     }
 

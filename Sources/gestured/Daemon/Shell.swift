@@ -4,12 +4,19 @@ import GesturedIO
 /// What carries a batch out: the daemon's `Shell`, or a recorder in tests.
 protocol BatchCarrying: AnyObject {
     func carryOut(_ batch: Batch, requester: ClientID?)
+    /// The pipeline it carries out for, which holds the clients' subscriptions.
+    func attach(_ live: LivePipeline)
+}
+
+extension BatchCarrying {
+    func attach(_ live: LivePipeline) {}
 }
 
 /// Carries out what the pipeline decided (`Batch`), in its one fixed order, the order `gestured
-/// replay` prints it in: the trace (to the log and the clients that subscribe to it, before the
-/// lines it explains), a control request's answer to its sender, the lines for clients (numbered
-/// as they are sent), the actions of those lines (with their numbers), what the clones of
+/// replay` prints it in: the trace and the recognizer bugs to the log, the step's lines queued
+/// for each client as the core numbered and encoded them (`Batch.delivery`: trace lines, a
+/// control request's answer to its sender, touch, gesture, kiosk and device lines), the actions
+/// of those lines (with their numbers and, for the wake action, its variables), what the clones of
 /// pass-through devices receive, the panels to grab or let go for the kiosk policy, and the faults the devices' decoders survived (logged,
 /// rate-limited). Lines and clone events are queued here and written once per loop iteration
 /// (`ClientHub.flush`, `CloneSinks.flush`).
@@ -22,6 +29,14 @@ final class Shell: BatchCarrying {
     /// once it exists).
     var grabPanel: (GesturePipeline.DeviceID, Bool) -> Void = { _, _ in }
 
+    /// The pipeline whose table of subscriptions the clients' changes go to (`LivePipeline`
+    /// attaches itself): the core numbers and encodes each step's lines for them.
+    func attach(_ live: LivePipeline) {
+        clients.subscriptionChanged = { [unowned live] id, subscription in
+            live.setSubscription(subscription, of: ClientKey(id.rawValue))
+        }
+    }
+
     init(clients: ClientHub, actions: ActionRunner, clones: CloneSinks, clock: any Clock) {
         self.clients = clients
         self.actions = actions
@@ -30,23 +45,18 @@ final class Shell: BatchCarrying {
     }
 
     func carryOut(_ batch: Batch, requester: ClientID?) {
-        clients.publishTrace(batch.trace)
-        if let reply = batch.reply, let requester { clients.reply(reply, to: requester) }
-        if !batch.outputs.isEmpty {
-            var next = 0   // the next action, by output index
+        clients.logTrace(batch.trace, bugs: batch.bugs)
+        clients.deliver(batch.delivery, reply: batch.reply, to: requester)
+        for case .gesture(let g) in batch.outputs { Log.debug("\(g.name): \(g.state.rawValue)") }
+        if !batch.actions.isEmpty {
             let now = clock.now()
-            clients.publish(batch.outputs) { index, seq in
-                while next < batch.actions.count, batch.actions[next].output == index {
-                    let request = batch.actions[next]
-                    switch batch.outputs[index] {
-                    case .gesture(let event): actions.run(request.action, for: event, seq: seq, now: now)
-                    case .kiosk:   // the wake action: the `wake` line's variables
-                        let line = LineEncoder.output(batch.outputs[index], seq: seq, format: .text)
-                        actions.run(request.action, name: PowerPolicy.wakeActionName,
-                                    variables: KioskEnvironment.variables(ofTextLine: line) ?? [], now: now)
-                    case .touch: break
-                    }
-                    next += 1
+            for request in batch.actions {
+                switch batch.outputs[request.output] {
+                case .gesture(let event): actions.run(request.action, for: event, seq: request.seq, now: now)
+                case .kiosk:   // the wake action: the `wake` line's variables
+                    actions.run(request.action, name: PowerPolicy.wakeActionName,
+                                variables: request.variables.map { ($0.name, $0.value) }, now: now)
+                case .touch: break
                 }
             }
         }
@@ -58,8 +68,4 @@ final class Shell: BatchCarrying {
         }
     }
 
-    /// A device line (`device added|removed`), to every client.
-    func announce(added: Bool, sysname: String, name: String) {
-        clients.broadcast { seq, format in LineEncoder.device(added: added, sysname: sysname, name: name, seq: seq, format: format) }
-    }
 }

@@ -1,11 +1,13 @@
 import GesturedCore
 
 /// What one step of the pipeline produced, in order: its outputs, what it forwarded to the
-/// clones of pass-through devices, and its trace lines (recognizer bugs among them).
+/// clones of pass-through devices, its trace lines and its recognizer bugs.
 public struct PipelineStep: Sendable {
     public var outputs: [GesturePipeline.Output] = []
     public var forwarded: [ForwardedTouch] = []
     public var trace: [String] = []
+    /// The recognizer bugs the engines survived (typed).
+    public var bugs: [RecognizerBug] = []
     /// The answer to a control request, when the step applied one.
     public var reply: String?
 
@@ -15,6 +17,7 @@ public struct PipelineStep: Sendable {
         outputs = batch.outputs
         forwarded = batch.forwarded
         trace = batch.trace
+        bugs = batch.bugs
         reply = batch.reply
     }
 }
@@ -40,7 +43,7 @@ public func drivePipeline(devices: [DeviceDescription], recordings: [[RawEvent]]
     var session = try Replay.Session(devices: devices, configuration: configuration, touches: true, trace: trace)
     func deliver() throws(Violation) {
         let result = PipelineStep(session.batch)
-        if !result.outputs.isEmpty || !result.forwarded.isEmpty || !result.trace.isEmpty { try step(result) }
+        if !result.outputs.isEmpty || !result.forwarded.isEmpty || !result.trace.isEmpty || !result.bugs.isEmpty { try step(result) }
     }
     var next = [Int](repeating: 0, count: recordings.count)
     while true {

@@ -65,10 +65,8 @@ public enum PipelineTarget {
         do {
             try drivePipeline(devices: scenario.devices, recordings: scenario.recordings, configuration: configuration,
                               trace: scenario.trace, step: { step throws(Violation) in
-                for line in step.trace {
-                    try require(!line.hasPrefix("BUG"), "the engine reported a bug of its own: \(line)")
-                    try LineCheck.check(trace: line)
-                }
+                if let bug = step.bugs.first { throw Violation("the engine reported a bug of its own: \(bug)") }
+                for line in step.trace { try LineCheck.check(trace: line) }
                 for output in step.outputs {
                     if case .gesture(let g) = output { tally.gestures += 1; tally.types.insert(g.type) }
                     try ledger.take(output)

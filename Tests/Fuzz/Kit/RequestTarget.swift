@@ -75,7 +75,7 @@ public enum RequestTarget {
         var panel = ClientPanel([ClientSubscription](repeating: ClientSubscription(), count: 3))
         var ledger = OutputLedger(monotonic: true)
         func take(_ step: PipelineStep) throws(Violation) {
-            for line in step.trace { try require(!line.hasPrefix("BUG"), "the engine reported a bug of its own: \(line)") }
+            if let bug = step.bugs.first { throw Violation("the engine reported a bug of its own: \(bug)") }
             for output in step.outputs { try ledger.take(output); try panel.publish(output) }
         }
         while !input.isAtEnd {
