@@ -62,12 +62,12 @@ struct PipelineStepTests {
         #expect(pipeline.geometry(of: b) == nil && pipeline.sysname(of: b) == nil && pipeline.screen(of: b) == nil)
         #expect(pipeline.deviceList.map(\.sysname) == ["event0", "event2"])
         #expect(pipeline.sysname(of: c) == "event2" && pipeline.screen(of: c) == 0 && pipeline.sysname(of: a) == "event0")
-        var frames = ProtocolBFrames()
-        pipeline.handle(frames.frame(at: KioskScript.at(10), [(0, 500, 500)], isNew: true), from: b, into: &batch)
+        var frames = PanelScript(firstTrackingID: 100)
+        pipeline.handle(frames.frame(at: KioskScript.at(10), [.down(slot: 0, x: 500, y: 500)]), from: b, into: &batch)
         #expect(batch.isEmpty)
         pipeline.removeDevice(b, now: KioskScript.at(11), into: &batch)
         #expect(batch.isEmpty)
-        pipeline.handle(frames.frame(at: KioskScript.at(20), [(0, 500, 500)], isNew: true), from: c, into: &batch)
+        pipeline.handle(frames.frame(at: KioskScript.at(20), [.down(slot: 0, x: 500, y: 500)]), from: c, into: &batch)
         let devices = batch.outputs.compactMap { output -> String? in
             guard case .touch(let t) = output else { return nil }
             return t.update.device.description

@@ -126,8 +126,8 @@ struct EvemuTextParser {
         i += 3
         guard let seconds = decimalDigits(at: &i, atMost: 12) else { return nil }
         // `.dddddd hhhh hhhh ` and at least one digit of the value, read as three words.
-        guard bytes.count - i >= 19 else { return nil }
-        let fixed = UnsafeRawPointer(bytes.baseAddress! + i)
+        guard bytes.count - i >= 19, let base = bytes.baseAddress else { return nil }
+        let fixed = UnsafeRawPointer(base + i)
         guard let micros = Self.fraction(fixed.loadUnaligned(as: UInt64.self)),
               let type = Self.hexField(fixed.loadUnaligned(fromByteOffset: 8, as: UInt32.self)),
               let code = Self.hexField(fixed.loadUnaligned(fromByteOffset: 13, as: UInt32.self)),

@@ -19,8 +19,11 @@ extension LineEncoder {
         var count: Int
         let format: LineFormat
 
+        /// `buffer` is the room `LineEncoder.write` reserved: never empty (`fixedRoom`, or a
+        /// string's quotes at least), so it has an address.
         init(_ buffer: UnsafeMutableBufferPointer<UInt8>, start: Int, format: LineFormat) {
-            base = buffer.baseAddress!; capacity = buffer.count; count = start; self.format = format
+            guard let address = buffer.baseAddress else { preconditionFailure("a line is written into reserved room") }
+            base = address; capacity = buffer.count; count = start; self.format = format
         }
 
         /// Makes sure `n` more bytes fit in the room the line was given.
@@ -37,8 +40,8 @@ extension LineEncoder {
         /// overlapping word copies (first and last word), not a loop or a `memcpy` call.
         @inline(__always) mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
             let n = bytes.count
-            guard n > 0 else { return }
-            let from = UnsafeRawPointer(bytes.baseAddress!)
+            guard n > 0, let start = bytes.baseAddress else { return }
+            let from = UnsafeRawPointer(start)
             let to = UnsafeMutableRawPointer(base + count)
             switch n {
             case 8...16:
