@@ -38,10 +38,27 @@ struct LiveTouches: Sendable {
     /// and their routes have the same key (so are equal).
     mutating func commonRoute(of frame: [TouchUpdate]) -> Int? {
         guard let first = frame.first, let common = find(first.id), let key = routeKeys[common] else { return nil }
-        for update in frame.dropFirst() {
-            guard let touch = find(update.id), routeKeys[touch] == key else { return nil }
+        // The rest as `find` searches, through pointers with a local cursor: the stored cursor
+        // written at every update, and the arrays indexed, cost about 40 instructions an update.
+        var cursor = last
+        defer { last = cursor }
+        let shared = ids.withUnsafeBufferPointer { ids in
+            routeKeys.withUnsafeBufferPointer { keys in
+                let count = ids.count
+                for update in frame.dropFirst() {
+                    var i = cursor + 1 < count ? cursor + 1 : 0, found = false
+                    for _ in 0..<count {
+                        if ids[i] == update.id { found = true; break }
+                        i = i + 1 < count ? i + 1 : 0
+                    }
+                    guard found else { return false }
+                    cursor = i
+                    guard keys[i] == key else { return false }
+                }
+                return true
+            }
         }
-        return common
+        return shared ? common : nil
     }
 
     /// The slots `touch` is routed to, nil when it is not live.

@@ -21,11 +21,20 @@ public struct DeviceGeometry: Hashable, Sendable {
     public let rotation: Rotation
     public let calibration: [Double]
     public let screen: Size
+    /// `calibration`'s six numbers as stored fields: `point(for:)` runs for every touch of every
+    /// frame, and reading the array there checked its bounds six times.
+    @usableFromInline let matrix: Matrix
+
+    @usableFromInline struct Matrix: Hashable, Sendable {
+        @usableFromInline let a, b, c, d, e, f: Double
+    }
 
     public init(x: AxisInfo, y: AxisInfo, screen: Size, rotation: Rotation = .none,
                 calibration: [Double] = DeviceGeometry.identityCalibration) {
         self.x = x; self.y = y; self.screen = screen; self.rotation = rotation
-        self.calibration = calibration.count == 6 ? calibration : DeviceGeometry.identityCalibration
+        let c = calibration.count == 6 ? calibration : DeviceGeometry.identityCalibration
+        self.calibration = c
+        matrix = Matrix(a: c[0], b: c[1], c: c[2], d: c[3], e: c[4], f: c[5])
     }
 
     /// The screen size a device implies when the config gives none: its physical size in points
@@ -52,9 +61,9 @@ public struct DeviceGeometry: Hashable, Sendable {
     /// The screen location of a device position.
     @inlinable public func point(for position: DevicePosition) -> Point {
         let nx = Self.normalize(position.x, x), ny = Self.normalize(position.y, y)
-        let c = calibration
-        let cx = c[0] * nx + c[1] * ny + c[2]
-        let cy = c[3] * nx + c[4] * ny + c[5]
+        let m = matrix
+        let cx = m.a * nx + m.b * ny + m.c
+        let cy = m.d * nx + m.e * ny + m.f
         let rx: Double, ry: Double
         switch rotation {
         case .none: (rx, ry) = (cx, cy)

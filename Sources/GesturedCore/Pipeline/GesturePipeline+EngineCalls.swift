@@ -99,8 +99,9 @@ extension GesturePipeline {
     /// The screen whose engine's deadline comes first, and that deadline.
     func earliestDeadline() -> (Int, Instant)? {
         var earliest: (Int, Instant)?
-        for (i, s) in screens.enumerated() {
-            if let d = s.engine.nextDeadline, earliest.map({ d < $0.1 }) ?? true { earliest = (i, d) }
+        // By index, asked in place: a loop over the screens copied each (its engine) first.
+        for i in screens.indices {
+            if let d = screens[i].engine.nextDeadline, earliest.map({ d < $0.1 }) ?? true { earliest = (i, d) }
         }
         return earliest
     }

@@ -2,11 +2,27 @@
 /// turned into touch updates with stable ids (claimed touches taken out for the kiosk policy),
 /// run through its screen's engine, and what the application behind a pass-through device gets.
 extension GesturePipeline {
-    /// One raw event of the device at position `p`, appended to `batch`. The device is mutated
-    /// in place in `devices` (never copied out and back): a copy would share the decoder's
-    /// buffers and so copy them on every event.
+    /// A read's worth of raw events of the device at position `p`, appended to `batch`: each
+    /// frame they complete is a frame step. The device is reached in place once per frame, not
+    /// once per event (each access to `devices` checks its storage is unshared), and never copied
+    /// out and back: a copy would share the decoder's buffers and so copy them.
+    mutating func step(_ events: ArraySlice<RawEvent>, from p: Int, into batch: inout Batch) {
+        var index = events.startIndex
+        while let (time, resynchronized) = Self.feed(events, from: &index, to: &devices[p]) {
+            frame(of: p, time: time, resynchronized: resynchronized, into: &batch)
+        }
+    }
+
+    /// One raw event of the device at position `p` (replay feeds events one at a time).
     mutating func step(_ event: RawEvent, from p: Int, into batch: inout Batch) {
-        guard let (time, resynchronized) = Self.feed(event, to: &devices[p]) else { return }
+        guard devices[p].decoder.feed(event) else { return }
+        let (time, resynchronized) = (devices[p].decoder.frame.time, devices[p].decoder.frame.resynchronized)
+        frame(of: p, time: time, resynchronized: resynchronized, into: &batch)
+    }
+
+    /// The frame the device at position `p` completed: its due deadlines fired first, then its
+    /// touch updates delivered.
+    private mutating func frame(of p: Int, time: Instant, resynchronized: Bool, into batch: inout Batch) {
         fireDeadlines(upTo: time, into: &batch)
         if resynchronized {
             // Events of this device were lost: what its gestures in progress were doing is
@@ -19,11 +35,17 @@ extension GesturePipeline {
         deliver(device: p, now: time, resynchronized: resynchronized, into: &batch)
     }
 
-    /// Feeds an event to a device's decoder; when it completes a frame, the frame's time and
-    /// whether events were lost before it. The device is reached in place (`&devices[p]`).
-    private static func feed(_ event: RawEvent, to device: inout Device) -> (time: Instant, resynchronized: Bool)? {
-        guard device.decoder.feed(event) else { return nil }
-        return (device.decoder.frame.time, device.decoder.frame.resynchronized)
+    /// Feeds the device's decoder the events from `index` on until one completes a frame, and
+    /// returns that frame's time and whether events were lost before it, `index` past the
+    /// event; nil when the events ran out first. The device is reached in place (`&devices[p]`).
+    private static func feed(_ events: ArraySlice<RawEvent>, from index: inout Int,
+                             to device: inout Device) -> (time: Instant, resynchronized: Bool)? {
+        while index < events.endIndex {
+            let event = events[index]
+            index += 1
+            if device.decoder.feed(event) { return (device.decoder.frame.time, device.decoder.frame.resynchronized) }
+        }
+        return nil
     }
 
     /// The device's current frame as touch updates with stable ids (new ones for touches that

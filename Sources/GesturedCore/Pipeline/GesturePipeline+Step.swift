@@ -44,7 +44,7 @@ extension GesturePipeline {
         switch input {
         case .events(let events, let id):
             guard let p = devices.position(of: id) else { return nil }
-            for event in events { step(event, from: p, into: &batch) }
+            step(events, from: p, into: &batch)
             collectFaults(of: p, into: &batch)
         case .event(let event, let id):
             guard let p = devices.position(of: id) else { return nil }

@@ -192,15 +192,33 @@ extension Replay {
         /// Events before this index hold no `SYN_REPORT` from `start` on.
         private var scanned = 0
         private var exhausted = false
+        /// While `events` holds a frame joined across two pieces: the later piece, and where its
+        /// events after that frame start.
+        private var held: (events: [RawEvent], start: Int)?
 
         /// Finds the next frame from `start`, pulling pieces until one holds its end or the
         /// recording has no more.
         mutating func fill<Failure: Error>(_ next: () throws(Failure) -> [RawEvent]?) throws(Failure) {
             scanned = max(scanned, start)
             while true {
-                while scanned < events.count {
-                    if events[scanned].isFrameEnd { frameEnd = scanned + 1; scanned += 1; return }
-                    scanned += 1
+                // Through a pointer, with a local index: indexing the array and writing `scanned`
+                // at every event cost about 13 instructions an event.
+                let end = events.withUnsafeBufferPointer { [scanned] events -> Int? in
+                    var i = scanned
+                    while i < events.count {
+                        if events[i].isFrameEnd { return i + 1 }
+                        i += 1
+                    }
+                    return nil
+                }
+                if let end { frameEnd = end; scanned = end; return }
+                scanned = events.count
+                if start == events.count, let rest = held {
+                    // The joined frame is played: the rest of its piece follows where it is.
+                    events = rest.events
+                    start = rest.start; scanned = rest.start
+                    held = nil
+                    continue
                 }
                 if exhausted {
                     frameEnd = start < events.count ? events.count : nil
@@ -210,6 +228,13 @@ extension Replay {
                 if start == events.count {
                     // Everything played: the piece replaces the buffer (no copy of a whole recording).
                     events = piece
+                    start = 0; scanned = 0
+                } else if held == nil, let end = piece.firstIndex(where: \.isFrameEnd) {
+                    // A frame cut between two pieces: only it is joined, and the piece is held as
+                    // it is (appending the whole piece to the unplayed events copied it, a
+                    // thousand instructions a frame of the ten-finger replay).
+                    events = Array(events[start...]) + piece[...end]
+                    held = (piece, end + 1)
                     start = 0; scanned = 0
                 } else {
                     events.removeSubrange(0..<start)

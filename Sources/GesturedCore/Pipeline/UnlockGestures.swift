@@ -28,8 +28,9 @@ struct UnlockGestures: Sendable {
     /// The earliest deadline of any unlock engine, and its screen.
     var nextDeadline: (Int, Instant)? {
         var earliest: (Int, Instant)?
-        for (i, engine) in engines.enumerated() {
-            if let d = engine?.nextDeadline, earliest.map({ d < $0.1 }) ?? true { earliest = (i, d) }
+        // By index, asked in place: a loop over the engines copied each (a large value) first.
+        for i in engines.indices {
+            if let d = engines[i]?.nextDeadline, earliest.map({ d < $0.1 }) ?? true { earliest = (i, d) }
         }
         return earliest
     }

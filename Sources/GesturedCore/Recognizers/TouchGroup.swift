@@ -102,9 +102,13 @@ struct TouchGroup: Sendable {
     }
 
     /// Whether every update of a frame is a move (a steady frame, for `moveAll`).
+    /// Read through a pointer: a loop over the slice copied each update (its device's name
+    /// retained) to look at its phase.
     static func allMoves(_ updates: ArraySlice<TouchUpdate>) -> Bool {
-        for update in updates where update.phase != .moved { return false }
-        return true
+        updates.withUnsafeBufferPointer { updates in
+            for i in updates.indices where updates[i].phase != .moved { return false }
+            return true
+        }
     }
 
     /// The first two touches, or nil with fewer than two (read in place, not through a copy of
