@@ -22,8 +22,12 @@ struct DeviceTable: Sendable {
 
     var indices: Range<Int> { all.indices }
 
+    /// Read with `get`, not a `_read` coroutine: with a `_read` yielding the array's element,
+    /// the sanitized debug build (`make test-sanitize`) reported a heap use after free in
+    /// `appendRotation`: `devices[p].geometry.rotation` read memory the coroutine's resume had
+    /// freed. Optimized, the getter reads the field in place.
     subscript(position: Int) -> GesturePipeline.Device {
-        _read { yield all[position] }
+        get { all[position] }
         _modify { yield &all[position] }
     }
 
