@@ -54,7 +54,7 @@ extension Daemon {
         let shell = Shell(clients: clients, actions: actions, clones: clones, clock: clock)
         let live = LivePipeline(pipeline, shell: shell)
         live.setReporting(clients.reporting)   // no touch outputs until a client subscribes to them
-        let devices = DeviceHub(poller: poller, live: live, clones: clones, shell: shell, clock: clock, configuration: configuration)
+        let devices = DeviceHub(poller: poller, live: live, clones: clones, clock: clock, configuration: configuration)
         shell.grabPanel = { [unowned devices] id, exclusive in devices.grabForClaims(id, exclusive) }
         let requests = ClientRequests(clients: clients, live: live, clock: clock, configuration: configuration, authority: authority)
         let supervisor = Supervisor()

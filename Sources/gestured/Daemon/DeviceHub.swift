@@ -24,7 +24,6 @@ final class DeviceHub {
     let poller: any EventPolling
     let live: LivePipeline
     let clones: CloneSinks
-    let shell: Shell
     let clock: any Clock
     /// The rules devices are admitted by; replaced on reload.
     var configuration: Configuration
@@ -39,12 +38,11 @@ final class DeviceHub {
 
     var count: Int { devices.count }
 
-    init(poller: any EventPolling, live: LivePipeline, clones: CloneSinks, shell: Shell, clock: any Clock,
+    init(poller: any EventPolling, live: LivePipeline, clones: CloneSinks, clock: any Clock,
          configuration: Configuration) {
         self.poller = poller
         self.live = live
         self.clones = clones
-        self.shell = shell
         self.clock = clock
         self.configuration = configuration
         power = ScreenPower(configuration: configuration)
