@@ -47,7 +47,8 @@ final class Shell: BatchCarrying {
     func carryOut(_ batch: Batch, requester: ClientID?) {
         clients.logTrace(batch.trace, bugs: batch.bugs)
         clients.deliver(batch.delivery, reply: batch.reply, to: requester)
-        for case .gesture(let g) in batch.outputs { Log.debug("\(g.name): \(g.state.rawValue)") }
+        // Debug lines only with --verbose: the outputs are not walked a second time per frame otherwise.
+        if Log.verbose { for case .gesture(let g) in batch.outputs { Log.debug("\(g.name): \(g.state.rawValue)") } }
         if !batch.actions.isEmpty {
             let now = clock.now()
             for request in batch.actions {
