@@ -1,6 +1,7 @@
 import GesturedCore
 import GesturedIO
 import Glibc
+import Synchronization
 
 /// The daemon's only logger: stderr, one line per message, each with its syslog priority prefix
 /// (`<3>` error, `<4>` warning, `<6>` info, `<7>` debug), which journald turns into priorities.
@@ -20,7 +21,11 @@ enum Log {
     /// The daemon writes syslog priority prefixes for journald; the one-shot commands
     /// (`check-config`, `replay`, ...) write plain messages for a person at a terminal.
     nonisolated(unsafe) static var priorityPrefixes = false
-    nonisolated(unsafe) private(set) static var limiter = RateLimiter()
+    /// The process's one limiter, behind a lock: the daemon has one thread, but the tests run
+    /// its parts on several at once (two threads changing its table at once crashed a test run).
+    private static let limits = Mutex(RateLimiter())
+    /// A copy of the limiter as it is now (tests read its size).
+    static var limiter: RateLimiter { limits.withLock { $0 } }
     /// Collects the lines (escaped already) instead of stderr, for the task that set it and its
     /// children only: a test that runs the daemon's parts in its own process reads what they
     /// logged (`Log.$collector.withValue`) without catching what tests beside it log.
@@ -42,7 +47,8 @@ enum Log {
 
     /// Logs at most `limiter.burst` messages per `limiter.window` for `key`.
     static func limited(_ priority: Priority, key: String, _ message: @autoclosure () -> String) {
-        let admission = limiter.admit(key: key, now: (clock ?? MonotonicClock.system).now())
+        let now = (clock ?? MonotonicClock.system).now()
+        let admission = limits.withLock { $0.admit(key: key, now: now) }
         for held in admission.suppressed { write(priority, "\(held.key): \(held.count) similar messages suppressed") }
         if admission.logs { write(priority, message()) }
     }
