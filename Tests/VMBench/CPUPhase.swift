@@ -106,6 +106,7 @@ extension KernelBench {
         let lines = client.map { LineSource(descriptor: $0.descriptor.rawValue) }
         let drain: () -> Void = { lines?.drain(keep: false) { _, _ in } }
         try Settle.untilOpened(process.pid, screen.devnode, what: reader.name)
+        let tracer = try straceIfAsked(process.pid, name: name)
         let before = try Settle.untilQuiet([process.pid], drain: drain)[0]
         let linesBefore = lines?.lineCount ?? 0
 
@@ -120,6 +121,10 @@ extension KernelBench {
         }
         let after = try Settle.untilQuiet([process.pid], drain: drain)[0]
         let received = (lines?.lineCount ?? 0) - linesBefore
+        if let tracer {
+            tracer.send(signal: SIGINT)   // strace detaches and writes its count
+            _ = try tracer.wait(deadline: deadline(milliseconds: 30_000))
+        }
         process.send(signal: SIGTERM)
         _ = try process.wait(deadline: deadline(milliseconds: 10_000))
         let used = after - before
@@ -132,5 +137,22 @@ extension KernelBench {
             throw BenchFailure("the client of gestured received no line; stderr:\n\(log(name))")
         }
         return Segment(reader: reader, counters: used, frames: frames.count, lines: received, late: late, drops: drops)
+    }
+}
+
+extension KernelBench {
+    /// With `GESTURED_VM_BENCH_STRACE` set (a diagnosis, not a figure: strace slows the reader
+    /// it counts): `strace -c -f` attached to the reader for its segment, its count of system
+    /// calls written to `--out`'s folder as `NAME.strace`.
+    fileprivate func straceIfAsked(_ pid: pid_t, name: String) throws -> Subprocess? {
+        guard getenv("GESTURED_VM_BENCH_STRACE") != nil, let out = options.out else { return nil }
+        let log = directory.path + "/\(name).strace-stderr"
+        let tracer = try Subprocess("strace", ["-c", "-f", "-o", out + "/\(name).strace", "-p", String(pid)], stderr: .file(log))
+        let limit = deadline(milliseconds: 30_000)
+        while MonotonicClock.now() < limit {
+            if ((try? readTextFile(path: log, limit: 65_536)) ?? "").contains("attached") { return tracer }
+            Settle.pause(milliseconds: 50)
+        }
+        throw BenchFailure("strace did not attach to \(name) within 30 s")
     }
 }

@@ -63,14 +63,18 @@ final class KernelBench {
     func daemon(_ name: String, config: String? = nil) throws -> Subprocess {
         var arguments = ["run", "--socket", directory.path + "/\(name).sock"]
         if let config { arguments += ["--config", try directory.write("\(name).json5", config)] }
-        return try Subprocess(options.gestured, arguments, stdout: .discard, stderr: .file(directory.path + "/\(name).stderr"))
+        // GESTURED_VM_BENCH_WRAP (a diagnosis, not a figure): a command the daemon runs under,
+        // e.g. `valgrind --tool=callgrind --callgrind-out-file=/run/results/%p.callgrind`.
+        let wrap = getenv("GESTURED_VM_BENCH_WRAP").map { String(cString: $0).split(separator: " ").map(String.init) } ?? []
+        let command = wrap + [options.gestured] + arguments
+        return try Subprocess(command[0], Array(command.dropFirst()), stdout: .discard, stderr: .file(directory.path + "/\(name).stderr"))
     }
 
     func log(_ name: String) -> String { (try? readTextFile(path: directory.path + "/\(name).stderr")) ?? "" }
 
     func connect(_ name: String) throws -> LineClient {
-        let client = try LineClient(path: directory.path + "/\(name).sock", deadline: deadline(milliseconds: 30_000))
-        guard try client.readLine(deadline: deadline(milliseconds: 30_000)) == "hello version=1 daemon=gestured" else {
+        let client = try LineClient(path: directory.path + "/\(name).sock", deadline: deadline(milliseconds: Settle.patience))
+        guard try client.readLine(deadline: deadline(milliseconds: Settle.patience)) == "hello version=1 daemon=gestured" else {
             throw BenchFailure("gestured \(name) sent no hello; stderr:\n\(log(name))")
         }
         return client

@@ -46,9 +46,13 @@ struct ProcessCounters {
 enum Settle {
     static func pause(milliseconds: Int32) { _ = poll(nil, 0, milliseconds) }
 
-    /// Until `pid` holds a descriptor on `node` (it opened the device), within 30 s.
+    /// How long a reader may take to open the device, answer, or go quiet: 30 s, ten times
+    /// that for a daemon run under GESTURED_VM_BENCH_WRAP (valgrind starts slowly in the guest).
+    static let patience: Int64 = getenv("GESTURED_VM_BENCH_WRAP") == nil ? 30_000 : 300_000
+
+    /// Until `pid` holds a descriptor on `node` (it opened the device), within `patience`.
     static func untilOpened(_ pid: pid_t, _ node: String, what: String) throws(BenchFailure) {
-        let limit = deadline(milliseconds: 30_000)
+        let limit = deadline(milliseconds: Settle.patience)
         while MonotonicClock.now() < limit {
             if let fds = opendir("/proc/\(pid)/fd") {
                 defer { closedir(fds) }
@@ -63,14 +67,14 @@ enum Settle {
             }
             pause(milliseconds: 50)
         }
-        throw BenchFailure("\(what) did not open \(node) within 30 s")
+        throw BenchFailure("\(what) did not open \(node) within \(patience / 1000) s")
     }
 
     /// Until no process of `pids` has used the CPU over the last 200 ms (four samples), within
-    /// 30 s; returns their counters then. `drain` runs before each sample (a client must keep
+    /// `patience`; returns their counters then. `drain` runs before each sample (a client must keep
     /// reading, or its daemon would be kept busy by it).
     static func untilQuiet(_ pids: [pid_t], drain: () -> Void) throws(BenchFailure) -> [ProcessCounters] {
-        let limit = deadline(milliseconds: 30_000)
+        let limit = deadline(milliseconds: Settle.patience)
         var last: [Int64] = []
         var stable = 0
         while MonotonicClock.now() < limit {
@@ -86,7 +90,7 @@ enum Settle {
             last = now
             pause(milliseconds: 50)
         }
-        throw BenchFailure("the readers never went quiet within 30 s")
+        throw BenchFailure("the readers never went quiet within \(patience / 1000) s")
     }
 }
 
