@@ -17,13 +17,13 @@ import CEvdev
 /// lacks are stored and never written back (libevdev refuses them).
 /// `EvdevDeliveredStateTests` checks the two against each other on random streams.
 struct EvdevDeliveredState {
-    private static let keyCount = Int(KEY_CNT), absoluteCount = Int(ABS_CNT)
-    private static let slotCode = Int(ABS_MT_SLOT), trackingCode = Int(ABS_MT_TRACKING_ID)
+    fileprivate static let keyCount = Int(KEY_CNT), absoluteCount = Int(ABS_CNT)
+    fileprivate static let slotCode = Int(ABS_MT_SLOT), trackingCode = Int(ABS_MT_TRACKING_ID)
     /// The tracking id of a slot without a touch.
-    private static let noTouch: Int32 = -1
+    fileprivate static let noTouch: Int32 = -1
     /// The per-slot codes, `ABS_MT_SLOT + 1` … `ABS_MT_TOOL_Y` (libevdev's `ABS_MT_MAX`).
-    private static let firstSlotCode = Int(ABS_MT_SLOT) + 1, lastSlotCode = Int(ABS_MT_TOOL_Y)
-    private static let slotCodes = lastSlotCode - firstSlotCode + 1
+    fileprivate static let firstSlotCode = Int(ABS_MT_SLOT) + 1, lastSlotCode = Int(ABS_MT_TOOL_Y)
+    fileprivate static let slotCodes = lastSlotCode - firstSlotCode + 1
 
     private var keys: [Int32]
     private var absolute: [Int32]
@@ -44,24 +44,58 @@ struct EvdevDeliveredState {
 
     /// Takes one event read from the device (EV_KEY and EV_ABS; the rest is not state here).
     mutating func apply(type: UInt16, code: UInt16, value: Int32) {
-        let code = Int(code)
-        if type == UInt16(EV_KEY) {
-            if code < Self.keyCount { keys[code] = value != 0 ? 1 : 0 }
-            return
+        withApplier { $0.apply(type: type, code: code, value: value) }
+    }
+
+    /// Runs `body` with the state open for applying a read's events: the arrays are reached
+    /// through pointers taken once a read, not checked for uniqueness and bounds at every event
+    /// (about 60 instructions an event through the arrays, a third of that here). Every index
+    /// is checked against the arrays' sizes before it is used.
+    mutating func withApplier<R>(_ body: (inout Applier) -> R) -> R {
+        let (slotCount, current) = (self.slotCount, currentSlot)
+        var last = current
+        let result = keys.withUnsafeMutableBufferPointer { keys in
+            absolute.withUnsafeMutableBufferPointer { absolute in
+                slots.withUnsafeMutableBufferPointer { slots in
+                    var applier = Applier(keys: keys, absolute: absolute, slots: slots, slotCount: slotCount, currentSlot: current)
+                    defer { last = applier.currentSlot }
+                    return body(&applier)
+                }
+            }
         }
-        guard type == UInt16(EV_ABS), code < Self.absoluteCount else { return }
-        if slotCount > 0 && code >= Self.slotCode && code <= Self.lastSlotCode {
-            if code == Self.slotCode {
-                guard value >= 0 && Int(value) < slotCount else { return }
-                currentSlot = Int(value)
-                absolute[code] = value
+        currentSlot = last
+        return result
+    }
+
+    /// The state's arrays during `withApplier`.
+    struct Applier {
+        let keys: UnsafeMutableBufferPointer<Int32>
+        let absolute: UnsafeMutableBufferPointer<Int32>
+        let slots: UnsafeMutableBufferPointer<Int32>
+        let slotCount: Int
+        var currentSlot: Int
+
+        mutating func apply(type: UInt16, code: UInt16, value: Int32) {
+            let code = Int(code)
+            if type == UInt16(EV_KEY) {
+                if code < EvdevDeliveredState.keyCount { keys[code] = value != 0 ? 1 : 0 }
                 return
             }
-            let index = currentSlot * Self.slotCodes + code - Self.firstSlotCode
-            if code == Self.trackingCode && (value == Self.noTouch) == (slots[index] == Self.noTouch) { return }
-            slots[index] = value
+            guard type == UInt16(EV_ABS), code < EvdevDeliveredState.absoluteCount else { return }
+            if slotCount > 0 && code >= EvdevDeliveredState.slotCode && code <= EvdevDeliveredState.lastSlotCode {
+                if code == EvdevDeliveredState.slotCode {
+                    guard value >= 0 && Int(value) < slotCount else { return }
+                    currentSlot = Int(value)
+                    absolute[code] = value
+                    return
+                }
+                let index = currentSlot * EvdevDeliveredState.slotCodes + code - EvdevDeliveredState.firstSlotCode
+                if code == EvdevDeliveredState.trackingCode
+                    && (value == EvdevDeliveredState.noTouch) == (slots[index] == EvdevDeliveredState.noTouch) { return }
+                slots[index] = value
+            }
+            absolute[code] = value
         }
-        absolute[code] = value
     }
 
     /// Puts this state into libevdev, so that a resync synthesizes the difference from it.

@@ -127,13 +127,15 @@ public final class EvdevDevice {
     /// class's stored property is checked for exclusive access once per read, not per event.
     private static func take(_ read: Slice<UnsafeBufferPointer<input_event>>, delivered: inout EvdevDeliveredState,
                              into events: inout [RawEvent]) -> Instant? {
-        for event in read {
-            let raw = rawEvent(event)
-            events.append(raw)
-            if event.type == UInt16(EventCode.EV_SYN) && event.code == UInt16(EventCode.SYN_DROPPED) { return raw.time }
-            delivered.apply(type: event.type, code: event.code, value: event.value)
+        delivered.withApplier { delivered in
+            for event in read {
+                let raw = rawEvent(event)
+                events.append(raw)
+                if event.type == UInt16(EventCode.EV_SYN) && event.code == UInt16(EventCode.SYN_DROPPED) { return raw.time }
+                delivered.apply(type: event.type, code: event.code, value: event.value)
+            }
+            return nil
         }
-        return nil
     }
 
     /// The events libevdev synthesizes to bring its state (what was delivered) up to the

@@ -192,6 +192,23 @@ import Testing
         #expect(try Self.users(of: "DeviceHub", in: ["Sources/gestured/Daemon/Hotplug.swift",
                                                      "Sources/gestured/Daemon/DeviceSource.swift"]).isEmpty)
     }
+
+    /// What the loop reads of the pipeline every frame (its next deadline before each wait, the
+    /// screen and touches before each read) goes through `LivePipeline`, which reads it in place:
+    /// `live.pipeline.x` from another type copies the whole pipeline for the call, 1,300
+    /// instructions a frame each (docs/PERFORMANCE.md). Only reload and opening a device, which
+    /// are not per frame, read `live.pipeline` outside it.
+    @Test func theLoopReadsThePipelineOnlyThroughLivePipeline() throws {
+        let daemon = try RepositoryTests.swiftFiles(under: "Sources/gestured/Daemon")
+        let allowed: Set = ["Sources/gestured/Daemon/LivePipeline.swift", "Sources/gestured/Daemon/DeviceHub+Reload.swift"]
+        for file in daemon where !allowed.contains(file) {
+            let reads = try SystemCallRuleTests.codeLines(file).filter { line in
+                line.text.contains(".pipeline.") && !(file.hasSuffix("/DeviceHub.swift") && line.text.contains(".pipeline.screens["))
+            }
+            #expect(reads.isEmpty, "\(file) reads the pipeline past LivePipeline: \(reads.map(\.text))")
+        }
+        #expect(daemon.contains("Sources/gestured/Daemon/ScreenPower.swift") && daemon.contains("Sources/gestured/Daemon/Daemon.swift"))
+    }
 }
 
 /// A recognizer's phase in the arbiter changes in one place (`GestureEngine.setPhase`, the

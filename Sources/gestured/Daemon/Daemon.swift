@@ -53,7 +53,7 @@ final class Daemon {
 
     /// The timer's instant now: the earliest of what the pipeline and the client hub wait for.
     var deadline: Instant? {
-        switch (parts.live.pipeline.nextDeadline, parts.clients.nextWake) {
+        switch (parts.live.nextDeadline, parts.clients.nextWake) {
         case (let a?, let b?): min(a, b)
         case (let a?, nil): a
         case (nil, let b): b

@@ -126,25 +126,30 @@ final class DeviceHub {
     /// Reads what a device has and feeds the pipeline; returns when the read ended, the start of
     /// its lines' latency (`ClientHub.read(at:)`), nil when nothing was fed.
     func read(token: UInt64, events ready: PollEvents) -> Instant? {
-        guard let device = devices[token] else { return nil }
+        // One look-up, and only the fields a read needs: the whole `OpenDevice` copied out of
+        // the table (its strings and description retained and released) cost more than the
+        // decoder's work on a frame's first ten events.
+        guard let entry = devices.index(forKey: token) else { return nil }
+        let (evdev, id) = (devices.values[entry].evdev, devices.values[entry].id)
         events.removeAll(keepingCapacity: true)
         let status: EvdevDevice.ReadStatus
-        do { status = try device.evdev.read(into: &events) } catch {
+        do { status = try evdev.read(into: &events) } catch {
             close(token: token, reason: "read failed: \(error)")
             return nil
         }
         // The latency clock starts once the events are read: the read itself is the kernel's
         // (or, under umockdev, the emulator's) time, not the daemon's.
         let readStart = clock.now()
-        if devices[token]!.readTimes != nil { devices[token]!.readTimes!.stamp(&events, readAt: readStart) }
-        power.beforeRead(of: device.id, live: live)
-        live.read(events, from: device.id)
+        if devices.values[entry].readTimes != nil { devices.values[entry].readTimes!.stamp(&events, readAt: readStart) }
+        power.beforeRead(of: id, live: live)
+        live.read(events, from: id)
         switch status {
         case .drained:
             if ready.contains(.hangup) || ready.contains(.error) { close(token: token, reason: "hung up") }
         case .resynced:
-            Log.limited(.warning, key: "\(device.info.sysname) SYN_DROPPED",
-                        "\(device.info.sysname): events dropped by the kernel (SYN_DROPPED); touches cancelled and resynchronized")
+            let sysname = devices[token]?.info.sysname ?? "a device"
+            Log.limited(.warning, key: "\(sysname) SYN_DROPPED",
+                        "\(sysname): events dropped by the kernel (SYN_DROPPED); touches cancelled and resynchronized")
         case .gone:
             close(token: token, reason: "removed")
         }

@@ -19,6 +19,21 @@ final class LivePipeline {
         shell.attach(self)
     }
 
+    // Read through these, not through `pipeline`: a struct read out of a class property is
+    // copied whole for the call of its getter (every array and table retained, then released),
+    // about 1,300 instructions each, and two are read a frame. Passed `inout`, it is not.
+
+    /// When the timer must wake the pipeline next.
+    var nextDeadline: Instant? { Self.reading(&pipeline) { $0.nextDeadline } }
+
+    /// The screen a device's touches go to (nil: no such device).
+    func screen(of device: GesturePipeline.DeviceID) -> Int? { Self.reading(&pipeline) { $0.screen(of: device) } }
+
+    /// Whether a touch is down on the screen.
+    func hasTouchesDown(onScreen screen: Int) -> Bool { Self.reading(&pipeline) { $0.hasTouchesDown(onScreen: screen) } }
+
+    private static func reading<T>(_ pipeline: inout GesturePipeline, _ read: (GesturePipeline) -> T) -> T { read(pipeline) }
+
     /// A client's subscription as the core numbers and encodes lines for it (nil: it went).
     func setSubscription(_ subscription: ClientSubscription?, of key: ClientKey) {
         if let subscription { pipeline.subscribers.set(subscription, of: key) } else { pipeline.subscribers.drop(key) }
@@ -97,7 +112,13 @@ final class LivePipeline {
         return refusal
     }
 
+    /// Moves the batch out of `self` to carry it out and back after (its arrays keep their
+    /// capacity): the stored property passed as it is would be copied, every array retained and
+    /// released again, twice a step.
     private func carryOut(requester: ClientID? = nil) {
-        if !batch.isEmpty { shell.carryOut(batch, requester: requester) }
+        var carried = Batch()
+        swap(&carried, &batch)
+        if !carried.isEmpty { shell.carryOut(carried, requester: requester) }
+        swap(&carried, &batch)
     }
 }

@@ -41,8 +41,8 @@ final class ScreenPower {
     /// Before `device`'s events go to the pipeline: reads its screen's attribute when no touch
     /// is down there, and tells the pipeline what it says.
     func beforeRead(of device: GesturePipeline.DeviceID, live: LivePipeline) {
-        guard !attributes.isEmpty, let screen = live.pipeline.screen(of: device), screen < attributes.count,
-              let (kind, file) = attributes[screen], !live.pipeline.hasTouchesDown(onScreen: screen) else { return }
+        guard !attributes.isEmpty, let screen = live.screen(of: device), screen < attributes.count,
+              let (kind, file) = attributes[screen], !live.hasTouchesDown(onScreen: screen) else { return }
         reads += 1
         let text: String
         do { text = try file.read() } catch {
