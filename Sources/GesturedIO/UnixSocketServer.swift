@@ -160,48 +160,44 @@ public final class UnixSocketServer {
     /// stall.
     @discardableResult
     public func enqueue(_ bytes: [UInt8], to id: ClientID, merge: LineMerge = .never) -> ServerEvent? {
-        enqueue(bytes[...], to: id, merge: merge)   // below: a line within a step's `Delivery.Part`
+        enqueue(to: id, count: bytes.count) { $0.enqueue(bytes, merge: merge) }
     }
+    /// A step's lines for the client (a `Delivery.Part`'s), queued at once: one look-up and one
+    /// append a step, not one a line.
     @discardableResult
-    public func enqueue(_ bytes: ArraySlice<UInt8>, to id: ClientID, merge: LineMerge = .never) -> ServerEvent? {
+    public func enqueue(_ lines: ArraySlice<Delivery.Line>, of bytes: [UInt8], to id: ClientID) -> ServerEvent? {
+        guard let first = lines.first, let last = lines.last else { return nil }
+        return enqueue(to: id, count: last.range.upperBound - first.range.lowerBound) { $0.enqueue(lines, of: bytes) }
+    }
+    private func enqueue(to id: ClientID, count: Int, _ append: (inout ClientOutputQueue) -> Bool) -> ServerEvent? {
         guard let client = clients[id] else { return nil }
-        if client.queue.pending + bytes.count > softQueuedBytes, !client.queue.isBlocked, let event = flush(id) { return event }
-        guard client.queue.enqueue(bytes, merge: merge) else { return drop(id, .queueOverflow(limit: maxQueuedBytes)) }
+        if client.queue.pending + count > softQueuedBytes, !client.queue.isBlocked {
+            if let event = flush(client, id: id) { return event }
+            if client.queue.isBlocked { blockedEarly.append(id) }   // flushAll reports it
+        }
+        guard append(&client.queue) else { return drop(id, .queueOverflow(limit: maxQueuedBytes)) }
         return nil
-    }
-
-    /// Sends `bytes` to one client now (queuing what the socket does not take).
-    /// Returns `.dropped` when the client had to be disconnected.
-    @discardableResult
-    func send(_ bytes: [UInt8], to id: ClientID) -> ServerEvent? {
-        enqueue(bytes, to: id) ?? flush(id)
-    }
-
-    /// Sends `line` followed by `\n`.
-    @discardableResult
-    func send(line: String, to id: ClientID) -> ServerEvent? {
-        send(Array((line + "\n").utf8), to: id)
-    }
-
-    /// Sends `bytes` to every client; returns the clients dropped on the way.
-    func broadcast(_ bytes: [UInt8]) -> [ServerEvent] {
-        clientIDs.compactMap { send(bytes, to: $0) }
-    }
-
-    /// Sends `line` followed by `\n` to every client.
-    func broadcast(line: String) -> [ServerEvent] {
-        broadcast(Array((line + "\n").utf8))
     }
 
     /// Writes each client's queued lines with one write, except for clients whose socket is full
     /// (they wait for `.writable`). `report` gets each client written to, with `.dropped` when
-    /// it failed, so the caller can update its interest in `.writable`.
-    public func flushAll(_ report: (ClientID, ServerEvent?) -> Void) {
+    /// it failed, and whether its socket is full now, so the caller can update its interest in
+    /// `.writable`; also, first, each client whose socket an early write of `enqueue` (past the
+    /// soft bound) found full, which it does not write to.
+    public func flushAll(_ report: (ClientID, ServerEvent?, _ blocked: Bool) -> Void) {
+        // Those an early write of `enqueue` left with a full socket: flushAll skips them below.
+        for id in blockedEarly where clients[id]?.queue.isBlocked == true { report(id, nil, true) }
+        blockedEarly.removeAll(keepingCapacity: true)
         flushing.removeAll(keepingCapacity: true)
-        for (id, client) in clients where client.queue.pending > 0 && !client.queue.isBlocked { flushing.append(id) }
-        for id in flushing { report(id, flush(id)) }
+        for (id, client) in clients where client.queue.pending > 0 && !client.queue.isBlocked { flushing.append((id, client)) }
+        for (id, client) in flushing {
+            let event = flush(client, id: id)
+            report(id, event, event == nil && client.queue.isBlocked)
+        }
+        flushing.removeAll(keepingCapacity: true)
     }
-    private var flushing: [ClientID] = []
+    private var flushing: [(ClientID, Client)] = []
+    private var blockedEarly: [ClientID] = []
 
     /// Whether the socket did not take all of the client's output: register `.writable`
     /// interest while true.
@@ -224,6 +220,9 @@ public final class UnixSocketServer {
     @discardableResult
     public func flush(_ id: ClientID) -> ServerEvent? {
         guard let client = clients[id] else { return nil }
+        return flush(client, id: id)
+    }
+    private func flush(_ client: Client, id: ClientID) -> ServerEvent? {
         let descriptor = client.descriptor, writer = self.writer
         var failure: SystemError?
         let flushed = client.queue.flush { bytes in

@@ -131,4 +131,36 @@ import Testing
         #expect(LineMerge(touch(.moved)) == .newest(Self.touch1))
         for phase in [TouchPhase.began, .ended, .cancelled] { #expect(LineMerge(touch(phase)) == .barrier(Self.touch1)) }
     }
+
+    /// The daemon queues a step's lines for a client at once (`Delivery.Part`, trace lines and
+    /// published lines apart): the same queue as the lines one by one, below the bounds and
+    /// where coalescing and the hard bound act (here at a step's end, as one by one at its last
+    /// line). Steps of 1 to 5 lines, cut at every place.
+    @Test func aStepsLinesQueuedAtOnceGiveTheQueueOfTheLinesOneByOne() {
+        let lines: [(String, LineMerge)] = [
+            ("device added 1", .never), ("began pan 2", .barrier(Self.pan)), ("moved t1 3", .newest(Self.touch1)),
+            ("changed pan 4", .newest(Self.pan)), ("moved t2 5", .newest(Self.touch2)), ("moved t1 6", .newest(Self.touch1)),
+            ("ok ping", .never), ("changed pan 7", .newest(Self.pan)), ("tap ended 8", .never),
+            ("changed zoom 9", .newest(Self.pinch)), ("moved t1 10", .newest(Self.touch1)), ("changed pan 11", .newest(Self.pan)),
+        ]
+        for (soft, hard) in [(20, 100), (12, 100), (2, 4)] {
+            let (expected, expectedOverflow) = Self.queue(soft: soft, hard: hard, lines)
+            for stepSize in 1...5 where lines.count % stepSize == 0 || soft == 20 {
+                var queue = ClientOutputQueue(softLimit: soft * 20, hardLimit: hard * 20)
+                var overflowed = false
+                for start in stride(from: 0, to: lines.count, by: stepSize) {
+                    var part = Delivery.Part()
+                    part.append(Array("not this client's line\n".utf8), merge: .never)   // a line before the step's
+                    for (text, merge) in lines[start..<min(start + stepSize, lines.count)] {
+                        part.append(Array((text + String(repeating: " ", count: 19 - text.utf8.count) + "\n").utf8), merge: merge)
+                    }
+                    if !queue.enqueue(part.lines.dropFirst(), of: part.bytes) { overflowed = true }
+                }
+                #expect(Self.trimmed(queue) == Self.trimmed(expected), "soft \(soft), hard \(hard), steps of \(stepSize)")
+                #expect(queue.coalescedLines == expected.coalescedLines && overflowed == expectedOverflow)
+            }
+        }
+        var queue = ClientOutputQueue(softLimit: 100, hardLimit: 1000)
+        #expect(queue.enqueue(Delivery.Part().lines[...], of: []) && queue.pending == 0)
+    }
 }

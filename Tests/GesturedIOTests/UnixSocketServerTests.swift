@@ -295,15 +295,40 @@ func fileExists(_ path: String) -> Bool {
         }
         #expect(writes.byClient.isEmpty)   // nothing is written before the flush
         var flushed: [ClientID] = []
-        server.flushAll { id, event in #expect(event == nil); flushed.append(id) }
+        server.flushAll { id, event, blocked in #expect(event == nil && !blocked); flushed.append(id) }
         #expect(flushed.sorted() == ids.sorted())
         #expect(writes.byClient.count == 3 && writes.byClient.values.allSatisfy { $0 == 1 }, "\(writes.byClient)")
         for client in clients {
             for line in frame { #expect(try client.readLine(deadline: deadline(milliseconds: 5000)) == line) }
         }
         // Nothing queued: a second flush writes nothing.
-        server.flushAll { id, _ in Issue.record("\(id) flushed with nothing queued") }
+        server.flushAll { id, _, _ in Issue.record("\(id) flushed with nothing queued") }
         #expect(writes.byClient.values.reduce(0, +) == 3)
+    }
+
+    /// A burst past the soft bound is written at once; when that write finds the socket full,
+    /// the next `flushAll` says so (the loop then waits for `.writable`), though it writes
+    /// nothing to that client: before, nothing said it, and the client's lines waited until it
+    /// sent a request.
+    @Test func aSocketFoundFullByAnEarlyWriteIsReportedBlocked() throws {
+        let directory = try TestEnvironment.TemporaryDirectory()
+        let writes = Writes()
+        let server = try UnixSocketServer(path: directory.path + "/g.sock", maxQueuedBytes: 4096, softQueuedBytes: 64) {
+            (descriptor, bytes) throws(SystemError) in
+            writes.byClient[descriptor.rawValue, default: 0] += 1
+            return .wouldBlock
+        }
+        defer { server.close() }
+        let client = try LineClient(path: server.path, deadline: deadline(milliseconds: 5000))
+        defer { withExtendedLifetime(client) {} }
+        let id = try #require(try acceptClients(server, count: 1, by: deadline(milliseconds: 5000)).first)
+        for seq in 1...3 { #expect(server.enqueue(Array("gesture tap ended tap seq=\(seq) padding padding\n".utf8), to: id) == nil) }
+        #expect(writes.byClient.values.reduce(0, +) == 1 && server.wantsWritable(id))   // the early write
+        var reports: [(ClientID, Bool)] = []
+        server.flushAll { id, event, blocked in #expect(event == nil); reports.append((id, blocked)) }
+        #expect(reports.count == 1 && reports.first?.0 == id && reports.first?.1 == true)
+        #expect(writes.byClient.values.reduce(0, +) == 1)
+        server.flushAll { id, _, _ in Issue.record("\(id) reported twice") }
     }
 
     /// A full socket (EAGAIN) keeps the lines queued and the client waits for `.writable`:
@@ -320,10 +345,10 @@ func fileExists(_ path: String) -> Bool {
         let client = try LineClient(path: server.path, deadline: deadline(milliseconds: 5000))
         let id = try #require(try acceptClients(server, count: 1, by: deadline(milliseconds: 5000)).first)
         server.enqueue(Array("one\n".utf8), to: id)
-        server.flushAll { _, event in #expect(event == nil) }
+        server.flushAll { _, event, blocked in #expect(event == nil && blocked) }
         #expect(server.wantsWritable(id) && server.queuedBytes(id) == 4)
         server.enqueue(Array("two\n".utf8), to: id)
-        server.flushAll { id, _ in Issue.record("\(id) was written to while its socket is full") }
+        server.flushAll { id, _, _ in Issue.record("\(id) was written to while its socket is full") }
         full = false
         #expect(server.flush(id) == nil)
         #expect(!server.wantsWritable(id) && writes.byClient.values.reduce(0, +) == 2)

@@ -99,6 +99,23 @@ public struct ClientOutputQueue {
         return pending <= hardLimit
     }
 
+    /// `enqueue(_:merge:)` for each of a step's `lines` within `bytes` (a `Delivery.Part`'s,
+    /// where they follow each other): what they span is appended at once, as the lines one by
+    /// one would append it.
+    public mutating func enqueue(_ lines: ArraySlice<Delivery.Line>, of source: [UInt8]) -> Bool {
+        guard let first = lines.first, let last = lines.last else { return pending <= hardLimit }
+        let shift = bytes.count - first.range.lowerBound
+        var end = bytes.count
+        bytes.append(contentsOf: source[first.range.lowerBound..<last.range.upperBound])
+        for line in lines {
+            assert(line.range.lowerBound + shift == end, "lines that do not follow each other")
+            end = line.range.upperBound + shift
+            self.lines.append(Line(start: line.range.lowerBound + shift, end: end, merge: line.merge))
+        }
+        if pending > min(nextCompaction, hardLimit) { coalesce() }
+        return pending <= hardLimit
+    }
+
     /// Writes what is pending with one call of `write`.
     /// - Returns: false when the write failed (the queue is left as it was).
     public mutating func flush(_ write: (UnsafeRawBufferPointer) -> WriteResult) -> Bool {
