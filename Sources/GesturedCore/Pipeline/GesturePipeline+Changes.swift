@@ -2,27 +2,30 @@
 /// a view hidden or disabled, a rotation), and devices going (unplugged, let go by a reload, the
 /// daemon stopping). Each is part of one step (`step(_:into:)`, GesturePipeline+Step.swift).
 extension GesturePipeline {
-    /// A device goes; its touches are cancelled, and with them the gestures they drive. The
-    /// application's touches on its clone are cancelled and lifted there, then the clone goes
-    /// with it: nothing more is written there.
-    mutating func appendRemoval(of id: DeviceID, now: Instant, into batch: inout Batch) {
-        guard let p = devices.position(of: id) else { return }
-        // Every touch the application has on the clone ends there first (cancelled: the panel's
-        // touches went with it), written before the clone goes, so that no compositor keeps one
-        // pressed (docs/KIOSK.md).
-        forwarder.claimAll(device: id.value)
+    /// Devices go (one unplugged or let go, or all at shutdown); their touches are cancelled,
+    /// and with them the gestures they drive. The application's touches on their clones are
+    /// cancelled and lifted there, then the clones go with them: nothing more is written there.
+    mutating func appendRemoval(of ids: [DeviceID], now: Instant, into batch: inout Batch) {
+        let going = ids.filter { devices.position(of: $0) != nil }
+        guard !going.isEmpty else { return }
+        // Every touch the application has on the clones ends there (cancelled: the panel's
+        // touches went with it), written before the clones go, so that no compositor keeps one
+        // pressed (docs/KIOSK.md): the forwarder decides once, after the cancellations' frames.
+        for id in going { forwarder.claimAll(device: id.value) }
+        for id in going { if let p = devices.position(of: id) { appendCancellation(of: p, now: now, deciding: .never, into: &batch) } }
         forwarder.decide(now: now, into: &batch.forwarded)
-        appendCancellation(of: p, now: now, into: &batch)
-        releaseClaimGrab(of: p, into: &batch)
-        devices.remove(id)
-        forwarder.removeDevice(id.value)
+        for id in going {
+            if let p = devices.position(of: id) { releaseClaimGrab(of: p, into: &batch) }
+            devices.remove(id)
+            forwarder.removeDevice(id.value)
+        }
     }
 
     /// The touches still down on the device at position `p` are cancelled (its decoder ends
-    /// them), and so are the gestures they drive.
-    mutating func appendCancellation(of p: Int, now: Instant, into batch: inout Batch) {
+    /// them), and so are the gestures they drive; `deciding` overrides the frame's own rule.
+    mutating func appendCancellation(of p: Int, now: Instant, deciding: Deciding? = nil, into batch: inout Batch) {
         if devices[p].decoder.cancelAll(now: now) {
-            deliver(device: p, now: now, into: &batch)
+            deliver(device: p, now: now, deciding: deciding, into: &batch)
         }
     }
 

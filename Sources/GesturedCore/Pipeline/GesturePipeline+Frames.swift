@@ -108,7 +108,8 @@ extension GesturePipeline {
     /// Turns the device's current frame into touch updates with stable ids, runs the engine on
     /// them, and appends the touch and gesture outputs, then the forwarder's one decision of the
     /// step (even for an empty frame when `resynchronized` claimed the device's touches).
-    mutating func deliver(device p: Int, now: Instant, resynchronized: Bool = false, into batch: inout Batch) {
+    mutating func deliver(device p: Int, now: Instant, resynchronized: Bool = false, deciding: Deciding? = nil,
+                          into batch: inout Batch) {
         updates.removeAll(keepingCapacity: true)
         updateViews.removeAll(keepingCapacity: true)
         updatePositions.removeAll(keepingCapacity: true)
@@ -120,7 +121,10 @@ extension GesturePipeline {
                           positions: &updatePositions, claimsNew: claimsNew, claimed: &claimedChanges, unlocks: unlocks,
                           unlocking: &unlockUpdates)
         if watching { applyKiosk(screen: screen, device: p, now: now, into: &batch) }
-        guard !updates.isEmpty else { if resynchronized { forwarder.decide(now: now, into: &batch.forwarded) }; return }
+        guard !updates.isEmpty else {
+            if resynchronized && deciding == nil { forwarder.decide(now: now, into: &batch.forwarded) }
+            return
+        }
         // The forwarder takes the frame in but writes nothing before the arbiter's facts: a touch
         // claimed in this frame gets its cancel, not this frame's move first.
         let forwards = forwarder.forwards(device: index)
@@ -146,6 +150,6 @@ extension GesturePipeline {
                                                        screen: screens[screen].id)))
             }
         }
-        conclude(screen: screen, now: now, deciding: forwards || resynchronized ? .always : .ifOwnership, into: &batch)
+        conclude(screen: screen, now: now, deciding: deciding ?? (forwards || resynchronized ? .always : .ifOwnership), into: &batch)
     }
 }

@@ -83,12 +83,9 @@ extension GesturePipeline {
                 forwarder.claimAll(device: devices[d].id.value)
                 for case let touch? in devices[d].touchInSlot where !touch.claimed { touches.append(touch.id) }
             }
-            if touches.isEmpty {
-                forwarder.decide(now: now, into: &batch.forwarded)
-            } else {
-                run(.cancelGestures(touches), screen: s, now: now, deciding: .always, into: &batch)
-            }
+            if !touches.isEmpty { run(.cancelGestures(touches), screen: s, now: now, deciding: .never, into: &batch) }
         }
+        forwarder.decide(now: now, into: &batch.forwarded)   // once, for every screen locked
     }
 
     /// `unlock [SCREEN]`: an `unlock` line for each of `indices` that was locked.

@@ -53,7 +53,7 @@ extension GesturePipeline {
         case .deadline(let now):
             fireDeadlines(upTo: now, into: &batch)
         case .removal(let id, let now):
-            appendRemoval(of: id, now: now, into: &batch)
+            appendRemoval(of: [id], now: now, into: &batch)
         case .touchesCancelled(let id, let now):
             guard let p = devices.position(of: id) else { return nil }
             appendCancellation(of: p, now: now, into: &batch)
@@ -61,9 +61,8 @@ extension GesturePipeline {
             forwarder.claimAll(device: device?.value)
             forwarder.decide(now: now, into: &batch.forwarded)
         case .shutdown(let now):
-            forwarder.claimAll()
-            forwarder.decide(now: now, into: &batch.forwarded)
-            while let first = devices.all.first { appendRemoval(of: first.id, now: now, into: &batch) }
+            forwarder.claimAll()   // a touch of no device left (there is none) would end too
+            appendRemoval(of: devices.all.map(\.id), now: now, into: &batch)
         case .viewChange(let change, let view, let now):
             if !appendChange(change, ofView: view, now: now, into: &batch) { refusal = "no view '\(view)'" }
         case .rotation(let rotation, let id, let now):
