@@ -88,10 +88,7 @@ public struct ClientOutputQueue {
 
     /// Appends one line (its bytes, ending with `\n`); returns false when the client's
     /// unmergeable lines overflow the hard bound.
-    public mutating func enqueue(_ line: [UInt8], merge: LineMerge) -> Bool { enqueue(line[...], merge: merge) }
-
-    /// `enqueue(_:merge:)` for a line within a larger buffer.
-    public mutating func enqueue(_ line: ArraySlice<UInt8>, merge: LineMerge) -> Bool {
+    public mutating func enqueue(_ line: [UInt8], merge: LineMerge) -> Bool {
         let start = bytes.count
         bytes.append(contentsOf: line)
         lines.append(Line(start: start, end: bytes.count, merge: merge))

@@ -25,10 +25,18 @@ struct LiveTouches: Sendable {
 
     /// The position of `touch` if it is live, searched from just after the last one found.
     mutating func find(_ touch: TouchID) -> Int? {
+        guard let i = ids.withUnsafeBufferPointer({ Self.position(of: touch, in: $0, after: last) }) else { return nil }
+        last = i
+        return i
+    }
+
+    /// Where `touch` is in `ids`, searched from just after `cursor` round to it: `find`'s search,
+    /// and `commonRoute`'s for every update with a local cursor.
+    private static func position(of touch: TouchID, in ids: UnsafeBufferPointer<TouchID>, after cursor: Int) -> Int? {
         let count = ids.count
-        var i = last + 1 < count ? last + 1 : 0
+        var i = cursor + 1 < count ? cursor + 1 : 0
         for _ in 0..<count {
-            if ids[i] == touch { last = i; return i }
+            if ids[i] == touch { return i }
             i = i + 1 < count ? i + 1 : 0
         }
         return nil
@@ -44,14 +52,8 @@ struct LiveTouches: Sendable {
         defer { last = cursor }
         let shared = ids.withUnsafeBufferPointer { ids in
             routeKeys.withUnsafeBufferPointer { keys in
-                let count = ids.count
                 for update in frame.dropFirst() {
-                    var i = cursor + 1 < count ? cursor + 1 : 0, found = false
-                    for _ in 0..<count {
-                        if ids[i] == update.id { found = true; break }
-                        i = i + 1 < count ? i + 1 : 0
-                    }
-                    guard found else { return false }
+                    guard let i = Self.position(of: update.id, in: ids, after: cursor) else { return false }
                     cursor = i
                     guard keys[i] == key else { return false }
                 }

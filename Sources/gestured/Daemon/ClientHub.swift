@@ -151,8 +151,8 @@ final class ClientHub {
     }
 
     /// Queues a line; every client's lines of one loop iteration go out in one write (`flush`).
-    func send(_ bytes: [UInt8], to id: ClientID, merge: LineMerge = .never) {
-        if let event = server.enqueue(bytes, to: id, merge: merge) { report(event) }
+    func send(_ bytes: [UInt8], to id: ClientID) {
+        if let event = server.enqueue(bytes, to: id) { report(event) }
     }
 
     /// Queues the answer to a client's request.
