@@ -94,7 +94,7 @@ RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
 .PHONY: deps-arm64 build-arm64 test-arm64 test-vm-arm64
-.PHONY: wayland-glue deps-trixie test-trixie deps-vm-systemd-trixie test-vm-systemd-trixie test-vm-trixie
+.PHONY: wayland-glue deps-trixie test-trixie deb-trixie deps-vm-systemd-trixie test-vm-systemd-trixie test-vm-trixie
 .PHONY: all deps deps-build deps-deb deps-vm deps-vm-systemd build build-daemon run test test-release test-vm test-vm-systemd bench bench-hostile bench-vm demo readme-picture install uninstall deb clean \
 	fuzz fuzz-build fuzz-seeds test-sanitize soak-vm
 
@@ -551,6 +551,15 @@ test-trixie: deps-trixie
 		exec make --no-print-directory test SWIFTPM_FLAGS="$$1" SWIFT_TEST_FLAGS="$$2"' sh \
 		"--scratch-path $(TRIXIE_SCRATCH)" '$(SWIFT_TEST_FLAGS)'; echo $$? > "$$log.status"; } 2>&1 | tee "$$log"; \
 	Tests/Trixie/summary "$$log" "$$(cat "$$log.status")"
+
+## deb-trixie: `make deb` as a Debian 13 machine runs it (a Raspberry Pi with Raspberry Pi OS and
+## Debian's swiftlang, say): inside test-trixie's root, with the packaging layer of the arm64
+## package over it (Tests/Arm64/gestured-arm64 layer), built by swiftlang 6.0.3 in $(TRIXIE_SCRATCH)
+## (after test-trixie nothing is compiled again) into dist/trixie/gestured_<version>_<arch>.deb,
+## lintian's errors failing it as for `make deb` (docs/PACKAGING.md, "Building on Debian 13").
+deb-trixie: deps-trixie
+	@Tests/Trixie/gestured-trixie root >/dev/null
+	Tests/Arm64/gestured-arm64 layer make --no-print-directory deb SWIFTPM_FLAGS="--scratch-path $(TRIXIE_SCRATCH)" DEB_DIST=$(DEB_DIST)/trixie
 
 ## deps-vm-systemd-trixie: zstd besides deps-vm-systemd (Debian 13's kernel image is zstd-packed).
 deps-vm-systemd-trixie: deps-vm-systemd deps-trixie
