@@ -131,7 +131,10 @@ public final class ChildProcess {
     /// ESRCH. A process there that may not be signalled (EPERM) counts; so does a zombie that
     /// its reaper has not collected yet (one killed at a timeout, say). Meaningful once the
     /// child is reaped (before, the child itself is in it).
-    public var groupIsEmpty: Bool { kill(-pid, 0) != 0 && errno == ESRCH }
+    public var groupIsEmpty: Bool {
+        do { _ = try syscall("kill", onInterrupt: .retry) { kill(-pid, 0) } } catch { return error.errno == .noSuchProcess }
+        return false
+    }
 
     /// The current environment as `NAME=value` strings, with `extra` set (replacing same names)
     /// and the names in `removing` left out.
