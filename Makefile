@@ -9,7 +9,8 @@
 #   make test-release  the benchmark tests optimized (zero allocations per steady frame)
 #   make bench     build (release) and run the benchmark: a table, and JSON in bench-results/
 #   make bench-hostile  as root: a request flood from another uid against ping latency, 20,000
-#                  views without frames, connect/close churn (docs/RELIABILITY.md)
+#                  views without frames, connect/close churn, the task and memory budget with
+#                  actions running (docs/RELIABILITY.md)
 #   make bench-vm  in the QEMU guest: gestured's CPU per frame and tap latency against
 #                  `libinput debug-events` on one uinput touchscreen (docs/PERFORMANCE.md)
 #   make demo      an emulated touchscreen (umockdev) double-taps; a client prints the lines
@@ -273,7 +274,8 @@ bench: deps
 
 ## bench-hostile: the figures of docs/RELIABILITY.md, "Hostile clients and configurations", on
 ## the release gestured (or BIN=DIR's): 16 connections of uid 65534 flooding filters while uid
-## 65533 pings every 10 ms, 20,000 views without frames, 3 s of connect/close churn. As root.
+## 65533 pings every 10 ms, 20,000 views without frames, 3 s of connect/close churn, the
+## service's task and memory budget with actions running (budget). As root.
 ## HOSTILE_FLAGS are passed to Tests/Hostile/hostile-bench (e.g. flood --seconds 10, --summary).
 HOSTILE_FLAGS ?=
 bench-hostile: deps-build

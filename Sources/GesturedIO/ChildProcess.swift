@@ -119,10 +119,21 @@ public final class ChildProcess {
         return .signaled(status & 0x7f)
     }
 
-    /// Sends `signal` to the child's process group (itself and what it started), unless reaped.
+    /// Sends `signal` to the child's process group (itself and what it started). Until the
+    /// child is reaped its pid, the group's id, cannot be reused; after, the kernel keeps the id
+    /// the group's while any process is in it, so the signal goes only while one is.
     public func signalGroup(_ signal: Int32) {
-        guard !reaped else { return }
+        guard !reaped || !groupIsEmpty else { return }
         kill(-pid, signal)
+    }
+
+    /// Whether no process is left in the child's process group: `kill(-pgid, 0)` fails with
+    /// ESRCH. A process there that may not be signalled (EPERM) counts; so does a zombie that
+    /// its reaper has not collected yet (one killed at a timeout, say). Meaningful once the
+    /// child is reaped (before, the child itself is in it).
+    public var groupIsEmpty: Bool {
+        do { _ = try syscall("kill", onInterrupt: .retry) { kill(-pid, 0) } } catch { return error.errno == .noSuchProcess }
+        return false
     }
 
     /// The current environment as `NAME=value` strings, with `extra` set (replacing same names)

@@ -22,6 +22,7 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public static let outOfRange = Errno(rawValue: ERANGE)
     public static let badDescriptor = Errno(rawValue: EBADF)
     public static let outOfMemory = Errno(rawValue: ENOMEM)
+    public static let noSuchProcess = Errno(rawValue: ESRCH)
 
     /// `strerror` text, e.g. "No such file or directory" (glibc's table is immutable: safe to
     /// call from any thread for valid values).

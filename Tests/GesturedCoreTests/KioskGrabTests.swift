@@ -5,7 +5,7 @@ import Testing
 /// A panel the application reads directly (no `grab`, no `passThrough`) is grabbed while the
 /// next sequence on its screen would be claimed, and let go once that sequence has lifted
 /// (docs/KIOSK.md, "Without pass-through"): the decisions as data (`Batch.grabs`), on the
-/// virtual clock. A grab begins only between sequences.
+/// virtual clock. A grab begins as soon as the screen claims, fingers down or not.
 struct KioskGrabTests {
     @Test func screenOffGrabsThePanelUntilTheWakeSequenceLifts() throws {
         var s = try KioskScript(KioskScript.tapping(), passThrough: false)
@@ -54,20 +54,42 @@ struct KioskGrabTests {
         ])
     }
 
-    /// A sequence in progress when the screen is said off or locked already reached the
-    /// application: no grab until it ends, then the grab before the next.
-    @Test func aGrabWaitsForTheSequenceInProgressToEnd() throws {
+    /// A finger down when the lock comes does not keep the panel ungrabbed (issue 44, finding
+    /// 8): the grab comes with the lock, so the finger that lands at 150 while the first is
+    /// still down never reaches the application. The grab ends at the unlock, claimed fingers
+    /// lifted.
+    @Test func aLockGrabsAtOnceWhileAFingerIsDown() throws {
         var s = try KioskScript(KioskScript.tapping(), passThrough: false)
         s.down(0, 500, 500, at: 0)
         s.request("lock 60", at: 100)
+        #expect(s.take() == ["ok command=lock", "lock seconds=60 time=0.100000 seq=1", "100 tap failed", "grab event0"])
         s.down(1, 600, 600, at: 150)
-        s.up(0, at: 200)
-        s.up(1, at: 250)
+        s.up(1, at: 200)
+        s.down(1, 650, 650, at: 300)
+        s.up(1, at: 350)
+        s.up(0, at: 400)
         s.request("unlock", at: 1000)
+        #expect(s.take() == ["ok command=unlock", "unlock time=1.000000 seq=2", "let go event0"])
+    }
+
+    /// The same for `screen off` (`wakeTouch: "claim"`): grabbed at once; the wake touch that
+    /// lands beside the finger already down is claimed and never reaches the application; once
+    /// it lifts the panel is let go although the first finger is still down (it is not
+    /// claimed: the application gets its moves and its lift again).
+    @Test func screenOffGrabsAtOnceAndAnUnclaimedFingerDoesNotHoldTheGrab() throws {
+        var s = try KioskScript(KioskScript.tapping(), passThrough: false)
+        s.down(0, 500, 500, at: 0)
+        s.request("screen off", at: 100)
+        #expect(s.take() == ["ok command=screen", "grab event0"])
+        s.down(1, 250, 750, at: 150)
+        s.up(1, at: 200)
+        s.up(0, at: 400)
+        s.tap(500, 500, at: 1000)
         #expect(s.take() == [
-            "ok command=lock", "lock seconds=60 time=0.100000 seq=1", "100 tap failed",
-            "grab event0",
-            "ok command=unlock", "unlock time=1.000000 seq=2", "let go event0",
+            "wake device=event0 x=250.25 y=750.75 time=0.150000 seq=1",
+            "let go event0",
+            "400 tap ended",
+            "1050 tap ended",
         ])
     }
 

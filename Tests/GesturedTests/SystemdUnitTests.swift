@@ -80,7 +80,9 @@ import Testing
                          "CapabilityBoundingSet=", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
                          "NoNewPrivileges=yes", "RestrictAddressFamilies=AF_UNIX AF_NETLINK", "IPAddressDeny=any",
                          "MemoryDenyWriteExecute=yes", "SystemCallFilter=@system-service",
-                         "ExecReload=/bin/kill -HUP $MAINPID", "Requires=gestured.socket"] {
+                         "ExecReload=/bin/kill -HUP $MAINPID", "Requires=gestured.socket",
+                         // Issue 44, finding 7: what actions leave behind is bounded and killed with the service.
+                         "KillMode=control-group", "TasksMax=64", "MemoryMax=256M"] {
             #expect(service.contains(required), "missing \(required)")
         }
         #expect(service.contains { $0.hasPrefix("WatchdogSec=") })

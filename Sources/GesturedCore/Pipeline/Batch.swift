@@ -25,8 +25,8 @@ public struct Batch: Sendable {
     /// What the applications behind pass-through devices receive, in order.
     public internal(set) var forwarded: [ForwardedTouch] = []
     /// Panels to grab (`EVIOCGRAB`) or let go for the kiosk policy's claims, in order: a panel
-    /// without pass-through whose next sequence is claimed is grabbed between sequences, so
-    /// that the application reading it never sees that sequence (docs/KIOSK.md).
+    /// without pass-through is grabbed as soon as its screen claims, fingers down or not, so
+    /// that the application reading it never sees a claimed touch (docs/KIOSK.md).
     public internal(set) var grabs: [PanelGrab] = []
     /// Faults the devices' decoders survived (`EvdevFrameDecoder.Anomaly`), for the log.
     public internal(set) var faults: [DeviceFault] = []

@@ -102,11 +102,16 @@ extension GesturePipeline {
     /// `wakeTouch: "claim"`), and let go once nothing is claimed there and its claimed touches
     /// have lifted.
     ///
-    /// A grab begins only between sequences (no touch down on the panel): the kernel gives the
-    /// application everything read before the grab, so grabbing in the middle of a sequence
-    /// would leave it a touch that never lifts. So a sequence in progress when a lock begins
-    /// reaches the application to its end, and a screen found off only when a sequence begins
-    /// (its `dpms` or `bl_power`, read then) is not grabbed for that sequence.
+    /// The grab begins as soon as the screen claims, also with fingers down: waiting for them
+    /// to lift would let every touch that begins meanwhile reach the application, for as long as
+    /// one of them stays down. A finger down when the grab begins stops where it is for the
+    /// application (the kernel gives a grab every later event and ends nothing for the other
+    /// readers); it moves on and lifts there if it is still down when the grab ends, which
+    /// happens as soon as nothing is claimed any more, whatever unclaimed fingers are down
+    /// (docs/KIOSK.md, "Without pass-through"). A screen found off only when a sequence begins
+    /// (its `dpms` or `bl_power`, read then) is on again by the end of that frame: the
+    /// application already has the wake touch's beginning, and a grab then would only keep its
+    /// lift from it, so that sequence is not grabbed.
     mutating func settleClaimGrabs(into batch: inout Batch) {
         guard kiosk.watchesTouches || claimGrabsHeld > 0 else { return }
         for d in devices.indices where devices[d].grabsForClaims {
@@ -115,7 +120,7 @@ extension GesturePipeline {
             if devices[d].grabbedForClaims {
                 want = claims || devices[d].touchInSlot.contains { $0?.claimed == true }
             } else {
-                want = claims && !devices[d].touchInSlot.contains { $0 != nil }
+                want = claims
             }
             guard want != devices[d].grabbedForClaims else { continue }
             devices[d].grabbedForClaims = want

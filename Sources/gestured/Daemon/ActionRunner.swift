@@ -10,6 +10,19 @@ import Glibc
 /// `listen --exec`). Each child is watched through its pidfd and its output pipe in the daemon's
 /// epoll set; one timerfd is armed at the earliest timeout. At its timeout a child's process group
 /// gets SIGTERM, and SIGKILL `GestureAction.killGrace` later if it is still there.
+///
+/// The whole process group is the action's until its timeout: a command that leaves a child
+/// behind (`sh -c 'sleep 1000 & exit 0'`) still runs, for its gesture's queue, until every
+/// process of its group has exited or the timeout has killed the group. No event says that a
+/// group became empty (a pidfd is one process's), so once the leader is reaped the group is
+/// looked at (`kill(-pgid, 0)`: ESRCH when nobody is left) when its output pipe reaches its end
+/// (the usual sign: what it left closed its stdout), and on the actions' timer at growing
+/// intervals (`groupRecheck`: 0.1 s, doubling, at most 1 s), until the timeout; a bounded number
+/// of `kill` calls per action, nothing when no group outlives its leader. While a process is in
+/// the group the kernel keeps its id from being reused, so the group's signals reach only it. A
+/// process that leaves the group (`setsid`, `setpgid`) is out of the action's reach; under
+/// systemd it stays in the service's cgroup, bounded by `TasksMax=`/`MemoryMax=` and killed when
+/// the service stops (`KillMode=control-group`; docs/RELIABILITY.md, "Actions").
 final class ActionRunner {
     /// epoll tokens: `base + 2n` a child's pidfd, `base + 2n + 1` its output pipe (the loop's
     /// `LoopToken.actions` range).
@@ -20,32 +33,50 @@ final class ActionRunner {
     /// Longest output line logged whole; longer ones are cut.
     static let maximumLineLength = 1024
 
-    private struct Running {
+    /// A group left after its leader is looked at again this long after the leader's exit,
+    /// then at twice the interval each time, at most `longest` (ActionRunner's comment).
+    static let groupRecheck = (first: Interval.milliseconds(100), longest: Interval(seconds: 1))
+
+    struct Running {
         let gesture: String
         let child: ChildProcess
         let output: FileDescriptor
         var partial: [UInt8] = []
         var deadline: Instant
         var terminated = false
+        /// SIGKILL went to the group: once the leader is reaped, the action is over.
+        var killed = false
+        /// The leader's status once it is reaped; its group may live on.
+        var leaderStatus: ChildProcess.Status?
+        /// While the group outlives its leader: when to look at it again, and the interval.
+        var recheck: Instant?
+        var recheckInterval = ActionRunner.groupRecheck.first
     }
 
     private let poller: any EventPolling
-    let timer: DeadlineTimer
+    /// The timeouts' timer: a timerfd in the daemon, a virtual one in a test.
+    let timer: any DeadlineArming
     /// A run: the command, and the variables of the gesture event that asked for it.
     private typealias Job = (action: GestureAction, variables: [(name: String, value: String)])
     private var queues: [String: CommandQueue<Job>] = [:]
     /// The gestures the configuration in force gives an action (`configure`): a run still
     /// waiting when a reload took its action away is dropped.
     private var configured: Set<String> = []
-    private var running: [UInt64: Running] = [:]
+    /// The actions running, by the token of their pidfd (ActionRunner+Timeouts.swift reads it).
+    var running: [UInt64: Running] = [:]
     private var nextIndex: UInt64 = 0
-    private var armed: Instant?
+    var armed: Instant?
     /// Set by `stop`: waiting runs are dropped, nothing new starts.
-    private var stopping = false
+    var stopping = false
 
-    init(poller: any EventPolling) throws(SystemError) {
+    init(poller: any EventPolling, timer: (any DeadlineArming)? = nil) throws(SystemError) {
         self.poller = poller
-        timer = try DeadlineTimer()
+        if let timer { self.timer = timer } else { self.timer = try DeadlineTimer() }
+    }
+
+    /// The pid of each gesture's running command (for tests: what counts as running).
+    var runningPIDs: [String: pid_t] {
+        Dictionary(uniqueKeysWithValues: running.values.map { ($0.gesture, $0.child.pid) })
     }
 
     /// The gestures of a (re)loaded configuration that have an action, and the wake action if
@@ -115,11 +146,19 @@ final class ActionRunner {
     func ready(token: UInt64, now: Instant) {
         let key = token & ~1
         guard running[key] != nil else { return }
-        if token & 1 == 1 { readOutput(key, final: false) } else { reap(key, now: now) }
+        if token & 1 == 1 {
+            // The end of its output is the usual sign that what a leader left has gone too.
+            if readOutput(key, final: false), running[key]?.leaderStatus != nil { settle(key, now: now) }
+        } else {
+            reap(key, now: now)
+        }
     }
 
-    private func readOutput(_ key: UInt64, final: Bool) {
-        guard var item = running[key] else { return }
+    /// Reads what the command wrote; true when its output has ended.
+    @discardableResult
+    private func readOutput(_ key: UInt64, final: Bool) -> Bool {
+        guard var item = running[key] else { return false }
+        var ended = false
         var buffer = [UInt8](repeating: 0, count: 4096)
         // At most 64 KiB per wakeup, so a flooding child cannot hold the loop.
         for _ in 0..<16 {
@@ -127,7 +166,7 @@ final class ActionRunner {
             // this wakeup's reading, as the end of the output (0) does.
             let n = buffer.withUnsafeMutableBytes { raw in (try? item.output.read(into: raw)) ?? -1 }
             if n <= 0 {
-                if n == 0 { try? poller.remove(item.output) }
+                if n == 0 { try? poller.remove(item.output); ended = true }
                 break
             }
             item.partial.append(contentsOf: buffer[..<n])
@@ -142,6 +181,7 @@ final class ActionRunner {
         }
         if final, !item.partial.isEmpty { log(item, item.partial[...]); item.partial.removeAll() }
         running[key] = item
+        return ended
     }
 
     private func log(_ item: Running, _ bytes: ArraySlice<UInt8>) {
@@ -149,23 +189,48 @@ final class ActionRunner {
         Log.limited(.info, key: "action \(item.gesture) output", "action \(item.gesture) (pid \(item.child.pid)): \(line)")
     }
 
-    private func reap(_ key: UInt64, now: Instant, blocking: Bool = false) {
-        guard let item = running[key] else { return }
+    /// Collects the leader's status when it has exited, then `settle`s its group.
+    func reap(_ key: UInt64, now: Instant, blocking: Bool = false) {
+        guard var item = running[key], item.leaderStatus == nil else { return }
         let status: ChildProcess.Status?
         do { status = try item.child.wait(blocking: blocking) } catch {
             Log.warning("action \(item.gesture): \(error)")
             return
         }
         guard let status else { return }
-        readOutput(key, final: true)
         try? poller.remove(item.child.pidfd)
+        item.leaderStatus = status
+        running[key] = item
+        settle(key, now: now)
+    }
+
+    /// The leader is reaped: the action ends if its group is empty or was killed; else the
+    /// group stays the action's, looked at again at `recheck`.
+    func settle(_ key: UInt64, now: Instant) {
+        guard var item = running[key], let status = item.leaderStatus else { return }
+        if item.killed || item.child.groupIsEmpty {
+            end(key, now: now)
+            return
+        }
+        guard item.recheck == nil else { return }
+        Log.info("action \(item.gesture) (pid \(item.child.pid)): \(status); what it started runs on and is the action's until it ends or the timeout")
+        item.recheck = now + item.recheckInterval
+        running[key] = item
+        armTimer()
+    }
+
+    /// The action is over: the rest of its output, its status, and the next run of its gesture.
+    func end(_ key: UInt64, now: Instant) {
+        guard let item = running[key], let status = item.leaderStatus else { return }
+        readOutput(key, final: true)
         try? poller.remove(item.output)
         try? item.output.close()
         running[key] = nil
+        let group = item.recheck == nil ? "" : item.killed ? "; its process group killed" : "; its process group has ended"
         if status == .exited(0) {
-            Log.info("action \(item.gesture) (pid \(item.child.pid)): \(status)")
+            Log.info("action \(item.gesture) (pid \(item.child.pid)): \(status)\(group)")
         } else {
-            Log.limited(.warning, key: "action \(item.gesture) status", "action \(item.gesture) (pid \(item.child.pid)): \(status)")
+            Log.limited(.warning, key: "action \(item.gesture) status", "action \(item.gesture) (pid \(item.child.pid)): \(status)\(group)")
         }
         finished(item.gesture, now: now)
         armTimer()
@@ -180,61 +245,5 @@ final class ActionRunner {
             return
         }
         start(gesture, job.action, job.variables, now: now)
-    }
-
-    /// The timeout timer fired: SIGTERM the late ones, SIGKILL those that ignored it.
-    func timeouts(now: Instant) {
-        _ = try? timer.acknowledge()
-        armed = nil
-        for key in running.keys.sorted() where running[key]!.deadline <= now {
-            var item = running[key]!
-            if item.terminated {
-                Log.warning("action \(item.gesture) (pid \(item.child.pid)): still running \(GestureAction.killGrace.seconds) s after SIGTERM, sending SIGKILL")
-                item.child.signalGroup(SIGKILL)
-                item.deadline = now + GestureAction.killGrace
-            } else {
-                Log.warning("action \(item.gesture) (pid \(item.child.pid)): timed out, sending SIGTERM")
-                item.child.signalGroup(SIGTERM)
-                item.terminated = true
-                item.deadline = now + GestureAction.killGrace
-            }
-            running[key] = item
-        }
-        armTimer()
-    }
-
-    private func armTimer() {
-        let next = running.values.map(\.deadline).min()
-        guard next != armed else { return }
-        do { try timer.arm(at: next); armed = next } catch {
-            Log.limited(.error, key: "action timer", "cannot arm the action timer: \(error)")
-        }
-    }
-
-    /// Stopping: SIGTERM to every running action, a wait of at most `GestureAction.killGrace`
-    /// for them to exit, SIGKILL for the rest; each is reaped and its status logged, so none is
-    /// left behind as an orphan. Blocking is fine here: the loop is over.
-    func stop() {
-        stopping = true
-        guard !running.isEmpty else { return }
-        for item in running.values { item.child.signalGroup(SIGTERM) }
-        let limit = MonotonicClock.now() + GestureAction.killGrace
-        while !running.isEmpty {
-            let keys = running.keys.sorted()
-            var fds = keys.map { pollfd(fd: running[$0]!.child.pidfd.rawValue, events: Int16(POLLIN), revents: 0) }
-            let remaining = (limit - MonotonicClock.now()).microseconds / 1000
-            if remaining <= 0 {
-                for item in running.values { item.child.signalGroup(SIGKILL) }
-                for key in keys { reap(key, now: MonotonicClock.now(), blocking: true) }
-                return
-            }
-            do { try pollOnce(&fds, timeout: Int32(remaining)) } catch {
-                Log.warning("actions: poll: \(error); stopping them at once")
-                for item in running.values { item.child.signalGroup(SIGKILL) }
-                for key in keys { reap(key, now: MonotonicClock.now(), blocking: true) }
-                return
-            }
-            for (key, fd) in zip(keys, fds) where fd.revents != 0 { reap(key, now: MonotonicClock.now()) }
-        }
     }
 }
