@@ -1,12 +1,14 @@
 import GesturedCore
 import GesturedTestSupport
+import Glibc
 import Testing
 
 /// `gestured calibrate` on a panel whose name is hostile, through the built binary under
 /// `umockdev-run` (docs/RELIABILITY.md, "Security"): a name that would add a rule line of its own
 /// to the printed udev rule gets no name rule (the ids' rule instead), a long name's clone rule
 /// matches the clone's real (cut) name, and escape sequences in the name reach the terminal
-/// escaped. The report's pure parts: ForeignTextTests.
+/// escaped, as does what the surface says on stderr (a compositor's error text). The report's pure
+/// parts: ForeignTextTests.
 struct CalibrateForeignNameTests {
     static let injecting = "ILITEK Multi-Touch\nENV{ID_SEAT}=\"\u{301}x"
     static let combining = "ILITEK \"\u{301}, ENV{ID_SEAT}=\"seat9"
@@ -68,5 +70,28 @@ struct CalibrateForeignNameTests {
         let escaped = "gestured \\x1b]0;pwned\\x07 touch\\x1b[2K\\rok"
         #expect(run.stdout.contains("calibrating event7 (\(escaped)) on a 1280 × 800 screen"), "\(run.stdout)")
         #expect(run.stdout.contains("\ndevice: \(escaped)\n"), "\(run.stdout)")
+    }
+
+    /// A surface that dies with a compositor's error text on stderr (libwayland prints the
+    /// `wl_display.error` message it was sent): the failure names it, escaped; before, the
+    /// surface's stderr was the terminal's.
+    @Test func theSurfacesErrorTextIsEscaped() throws {
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-calibrate-surface-error")
+        let bin = directory.path + "/bin"
+        mkdir(bin, 0o755)
+        let script = try directory.write("bin/gestured-surface", """
+            #!/bin/sh
+            printf 'xdg_wm_base@3: error 4: \\033]0;pwned\\007\\033[2K\\rok\\n' >&2
+            exit 1
+            """)
+        chmod(script, 0o755)
+        guard let run = try CalibrateCommandTests.calibrate(
+            ["--display", "wayland"], events: CalibrateCommandTests.events([]),
+            environment: ["WAYLAND_DISPLAY": "wayland-7", "PATH": bin + ":" + (Subprocess.currentEnvironment()["PATH"] ?? "")],
+            in: directory) else { return }
+        #expect(run.termination == .exited(1), "\(run.stderr)")
+        #expect(!run.stderr.utf8.contains(0x1b) && !run.stderr.utf8.contains(0x0d), "\(run.stderr)")
+        #expect(run.stderr.contains(": xdg_wm_base@3: error 4: \\x1b]0;pwned\\x07\\x1b[2K\\rok\n"),
+                "\(run.stderr)")
     }
 }
