@@ -10,18 +10,12 @@ import Glibc
 /// The kernel destroys the device when the descriptor closes, also when the daemon is killed:
 /// the clone never outlives the daemon.
 public final class UinputClone {
-    /// The longest name the kernel keeps for a uinput device: `UINPUT_MAX_NAME_SIZE` (80, in
-    /// linux/uinput.h) less its terminating NUL. Longer names are cut, which would cut the suffix.
-    static let maximumNameBytes = 79
+    /// The longest name the kernel keeps for a uinput device (`CloneName.maximumBytes`).
+    static let maximumNameBytes = CloneName.maximumBytes
 
-    /// The clone's name for a device named `name`: `<name> (gestured)` (`CloneName.suffix`), the
-    /// device's name shortened (at a character) when the whole would not fit the kernel's limit,
-    /// so the suffix always survives (`CloneName.isClone` recognizes it).
-    public static func name(cloning name: String) -> String {
-        var base = Substring(name)
-        while base.utf8.count + CloneName.suffix.utf8.count > maximumNameBytes { base = base.dropLast() }
-        return base + CloneName.suffix
-    }
+    /// The clone's name for a device named `name`: `CloneName.of(name)`, the one function that
+    /// makes it (the calibration's udev rule matches the clone by the same name).
+    public static func name(cloning name: String) -> String { CloneName.of(name) }
 
     public let name: String
     /// The clone's event node (`/dev/input/eventN`), when the kernel says.

@@ -42,15 +42,16 @@ struct CalibrateCommandTests {
     static func hex(_ v: UInt16) -> String { String(String(v, radix: 16)).leftPadded(4) }
 
     /// `timeout -s KILL 30 umockdev-run … -- gestured calibrate ARGS` with the synthetic
-    /// touchscreen as event7 replaying `events`; nil (recorded) without umockdev.
-    static func calibrate(_ arguments: [String], events: String, environment: [String: String] = [:],
+    /// touchscreen (renamed `name`) as event7 replaying `events`; nil (recorded) without umockdev.
+    static func calibrate(_ arguments: [String], events: String, environment: [String: String] = [:], name: String? = nil,
                           in directory: TestEnvironment.TemporaryDirectory) throws -> Subprocess.Completed? {
         guard let umockdevRun = TestEnvironment.which("umockdev-run") else {
             Issue.record("umockdev-run is not installed: run `make deps`"); return nil
         }
         let node = "/dev/input/event7"
-        let description = try #require(try EvemuRecording.parse(
+        var description = try #require(try EvemuRecording.parse(
             try readTextFile(path: TestEnvironment.recordings + "/synthetic-touchscreen.desc"), sysname: "event7").description)
+        if let name { description.name = name }
         let files = UmockdevDevice.files(for: description, node: node)
         let config = try directory.write("c.json5", "{ screen: { width: 1280, height: 800 }, views: [{ id: \"root\" }] }")
         let umockdev = ["-d", try directory.write("device.umockdev", files.umockdev),

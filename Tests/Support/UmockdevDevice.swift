@@ -61,12 +61,16 @@ public enum UmockdevDevice {
         lines.append("A: dev=\(dev)")
         lines.append("")
         let ids = [description.bustype, description.vendor, description.product, description.version]
+        // A name with control bytes (a hostile device's, for the escaping tests) is written as
+        // hex (`H:`), which the text form's lines could not hold; its property without them.
+        let plain = !description.name.utf8.contains { $0 < 0x20 || $0 == 0x7f || $0 == UInt8(ascii: "\\") }
+        let property = String(decoding: description.name.utf8.map { $0 < 0x20 || $0 == 0x7f ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
         lines += [
             "P: \(parent)",
-            "E: NAME=\"\(description.name)\"",
+            "E: NAME=\"\(property)\"",
             "E: PRODUCT=\(ids.map { String($0, radix: 16) }.joined(separator: "/"))",
             "E: SUBSYSTEM=input",
-            "A: name=\(description.name)",
+            plain ? "A: name=\(description.name)" : "H: name=\(hex(Array(description.name.utf8)))",
             "A: phys=",
             "A: uniq=",
             "",

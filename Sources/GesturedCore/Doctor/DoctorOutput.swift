@@ -2,12 +2,17 @@
 /// check) and the JSON object of CONTRACT.md §6.
 extension DoctorReport {
     /// `ok       daemon: running; …`, `problem  clone: …` then `         fix: …`, and a summary.
+    ///
+    /// Messages carry what others chose (device names, a reader's `comm`, a compositor's error
+    /// text through the probe's surface): each is escaped (`LogText`), so none can end a line,
+    /// forge a `problem` line or drive the terminal. The JSON escapes them as JSON.
     public var text: String {
         var out = ""
         for check in checks {
             let status = check.status.rawValue
-            out += status + String(repeating: " ", count: 9 - status.count) + "\(check.check): \(check.message)\n"
-            if let fix = check.fix, check.status != .ok { out += "         fix: \(fix)\n" }
+            out += status + String(repeating: " ", count: 9 - status.count)
+                + LogText.escaped("\(check.check): \(check.message)") + "\n"
+            if let fix = check.fix, check.status != .ok { out += "         fix: " + LogText.escaped(fix) + "\n" }
         }
         let problems = checks.filter { $0.status == .problem }.count
         let warnings = checks.filter { $0.status == .warning }.count

@@ -106,6 +106,20 @@ public enum DeviceAdmission {
 public enum CloneName {
     public static let suffix = " (gestured)"
 
+    /// The longest name the kernel keeps for a uinput device: `UINPUT_MAX_NAME_SIZE` (80, in
+    /// linux/uinput.h) less its terminating NUL. Longer names are cut, which would cut the suffix.
+    public static let maximumBytes = 79
+
+    /// The clone's name for a device named `name`, as the kernel will hold it: `<name> (gestured)`,
+    /// the device's name shortened (at a character) when the whole would not fit `maximumBytes`,
+    /// so the suffix always survives (`isClone` recognizes it). The one place the name is made:
+    /// `UinputClone` names the clone with it, and `CalibrationReport` matches the clone by it.
+    public static func of(_ name: String) -> String {
+        var base = Substring(name)
+        while base.utf8.count + suffix.utf8.count > maximumBytes { base = base.dropLast() }
+        return base + suffix
+    }
+
     /// Whether a device is one of gestured's clones (this daemon's or another instance's): a
     /// uinput device, so under /sys/devices/virtual/input/ (it has no physical parent), whose name
     /// ends in `suffix`. A real panel is never taken for one by its name alone.

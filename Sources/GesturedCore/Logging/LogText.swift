@@ -8,6 +8,12 @@
 /// `Cc`) and the backslash are written as C escapes (`\n`, `\t`, `\0`, `\x1b`, `\u{85}`, `\\`), so
 /// one message is always one line and reads back unambiguously; everything else, non-ASCII
 /// letters included, is kept as it is. systemd escapes what it logs the same way (`cescape`).
+///
+/// It is also the one escaping of every text output that shows what others chose on a terminal
+/// (root's, often): `doctor`'s checks (device names, a clone reader's `/proc/PID/comm`, a
+/// compositor's error text), `devices`' listing, `calibrate`'s lines and report. A device or a
+/// process then cannot end a line, forge one (`problem …`) or retitle and redraw the terminal
+/// (`ESC ]`, `ESC [`, C1's CSI U+009B). JSON outputs escape as JSON instead (C0 and DEL as `\u00XX`).
 public enum LogText {
     /// `message` with its control characters and backslashes escaped; the same string when it
     /// has none (the usual case costs one scan and no copy).

@@ -57,7 +57,8 @@ enum CtlCommand {
     static func requestLine(_ words: [String]) throws(UsageError) -> String {
         guard !words.isEmpty else { throw UsageError(message: "ctl needs a request, e.g. 'gestured ctl screen off'") }
         let line = words.joined(separator: " ")
-        if line.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) {
+        // By byte: "\r\n" is one Character, equal to neither "\r" nor "\n".
+        if line.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") || $0 == 0 }) {
             throw UsageError(message: "ctl sends one request line: no line breaks or NUL in its words")
         }
         return line

@@ -130,7 +130,8 @@ enum DevicesCommand {
         lines.append("  rule: " + (e.rule.map { "devices[\($0)]" } ?? "none"))
         if let screen = e.screen { lines.append("  screen: " + (screen.isEmpty ? "none" : screen)) }
         if let passThrough = e.passThrough { lines.append("  passThrough: " + passThrough) }
-        return lines.joined(separator: "\n") + "\n"
+        // Names and errors are the devices' text: escaped, line by line (`LogText`).
+        return lines.map(LogText.escaped).joined(separator: "\n") + "\n"
     }
 
     static func jsonObject(_ e: Entry) -> String {

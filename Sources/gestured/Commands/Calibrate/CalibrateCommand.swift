@@ -25,7 +25,9 @@ enum CalibrateCommand {
         var surface: CrosshairSurface?
         var shown: CalibrationTarget?
         defer { surface?.stop() }
-        let say: (String) -> Void = json ? { Log.plain($0) } : { try? FileDescriptor.standardOutput.writeAll(Array(($0 + "\n").utf8)) }
+        // The panel's name is in these lines: escaped on stdout as in the log (`LogText`).
+        let say: (String) -> Void = json ? { Log.plain($0) }
+                                         : { try? FileDescriptor.standardOutput.writeAll(Array((LogText.escaped($0) + "\n").utf8)) }
 
         var screen = configuredScreen(panel.candidate, configuration: configuration)
         switch resolved {
@@ -70,7 +72,9 @@ enum CalibrateCommand {
                         try watchSurface()
                     }
                 case .finished(let fit, let raw):
-                    report = CalibrationReport(device: panel.candidate.info.name, fit: fit, screen: screen, touches: raw)
+                    let description = panel.candidate.description
+                    report = CalibrationReport(device: panel.candidate.info.name, fit: fit, screen: screen, touches: raw,
+                                               ids: CalibrationReport.IDs(vendor: description.vendor, product: description.product))
                 case .failed(let failure):
                     throw CommandFailure(ExitStatus.failure, failure.description)
                 case .took, .refused, .fitRefused:

@@ -7,7 +7,9 @@ import Glibc
 /// target's crosshair, and ended (its stdin closed, then SIGTERM) when the next one is shown.
 ///
 /// Its touch lines are read and dropped: the measurement reads the panel's raw axes, and the
-/// panel is grabbed, so the compositor passes it none of the touches being measured.
+/// panel is grabbed, so the compositor passes it none of the touches being measured. Its stderr
+/// (which carries a compositor's `wl_display.error` text) is read, never inherited: its last line
+/// joins the failure when it exits early, and the log escapes it (`LogText`).
 final class CrosshairSurface {
     /// How long `ready` may take: a compositor maps a surface in milliseconds; ten seconds
     /// covers a slow first start of a Raspberry Pi's session.
@@ -17,6 +19,7 @@ final class CrosshairSurface {
     private var child: ChildProcess?
     private var input: FileDescriptor?
     private(set) var output: FileDescriptor?
+    private var errors: FileDescriptor?
     private var pending: [UInt8] = []
 
     init(path: String) { self.path = path }
@@ -41,13 +44,19 @@ final class CrosshairSurface {
         let label = "\(path) --crosshair \(SurfaceLine.crosshairArgument(target))"
         do {
             let inPipe = try ChildProcess.inputPipe()
-            let out: (read: FileDescriptor, write: FileDescriptor)
+            let out: (read: FileDescriptor, write: FileDescriptor), err: (read: FileDescriptor, write: FileDescriptor)
             do { out = try ChildProcess.outputPipe() } catch { try? inPipe.read.close(); try? inPipe.write.close(); throw error }
-            defer { try? inPipe.read.close(); try? out.write.close() }
+            do { err = try ChildProcess.outputPipe() } catch {
+                for end in [inPipe.read, inPipe.write, out.read, out.write] { try? end.close() }
+                throw error
+            }
+            defer { try? inPipe.read.close(); try? out.write.close(); try? err.write.close() }
             input = inPipe.write
             output = out.read
+            errors = err.read
             child = try ChildProcess([path, "--crosshair", SurfaceLine.crosshairArgument(target)],
-                                     environment: ChildProcess.environment(adding: []), stdin: inPipe.read, stdout: out.write)
+                                     environment: ChildProcess.environment(adding: []), stdin: inPipe.read, stdout: out.write,
+                                     stderr: err.write)
         } catch {
             throw CommandFailure(ExitStatus.failure, "\(label): cannot start: \(error)")
         }
@@ -63,7 +72,7 @@ final class CrosshairSurface {
             var fds = [pollfd(fd: output!.rawValue, events: Int16(POLLIN), revents: 0)]
             do { _ = try pollOnce(&fds, timeout: Int32(left)) } catch { throw CommandFailure(ExitStatus.failure, "\(label): \(error)") }
             if fds[0].revents & Int16(POLLIN) == 0 && fds[0].revents != 0 {
-                throw CommandFailure(ExitStatus.failure, "\(label): exited before its `ready` line")
+                throw CommandFailure(ExitStatus.failure, "\(label): exited before its `ready` line: \(said())")
             }
         }
     }
@@ -84,7 +93,7 @@ final class CrosshairSurface {
                 if pending.count > 1 << 16 { pending.removeAll() }
                 continue
             }
-            throw CommandFailure(ExitStatus.failure, "\(path): exited while a target was shown")
+            throw CommandFailure(ExitStatus.failure, "\(path): exited while a target was shown: \(said())")
         }
         var result: [String] = []
         while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
@@ -92,6 +101,15 @@ final class CrosshairSurface {
             pending.removeSubrange(...newline)
         }
         return result
+    }
+
+    /// The last line the surface wrote on stderr (of its first 4 KiB), or `no message`.
+    private func said() -> String {
+        guard let errors else { return "no message" }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = Glibc.read(errors.rawValue, &buffer, buffer.count)
+        let text = n > 0 ? String(decoding: buffer[..<n], as: UTF8.self) : ""
+        return text.split(separator: "\n").last.map(String.init) ?? "no message"
     }
 
     /// How long a surface may take to exit after SIGTERM before it is killed.
@@ -102,6 +120,7 @@ final class CrosshairSurface {
     func stop() {
         try? input?.close(); input = nil
         try? output?.close(); output = nil
+        try? errors?.close(); errors = nil
         pending.removeAll()
         if let child {
             child.signalGroup(SIGTERM)
