@@ -21,3 +21,12 @@ extern int pipe2(int fds[2], int flags);
 // <fcntl.h> defines these only under _GNU_SOURCE (values from the kernel's uapi headers).
 #define GESTURED_O_PATH 010000000
 #define GESTURED_AT_EMPTY_PATH 0x1000
+
+// statx(2) (struct statx and its STATX_* masks from the kernel's uapi header); <sys/stat.h>
+// declares it only under _GNU_SOURCE. `gestured doctor` stats other processes' descriptors
+// with it, asking for cached attributes only (AT_STATX_DONT_SYNC), so that a file on a FUSE
+// or network mount that does not answer cannot hold the scan.
+#include <linux/stat.h>
+extern int statx(int dirfd, const char *path, int flags, unsigned int mask, struct statx *buffer);
+#define GESTURED_AT_STATX_DONT_SYNC 0x4000
+#define GESTURED_AT_NO_AUTOMOUNT 0x800

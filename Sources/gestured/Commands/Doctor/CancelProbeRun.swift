@@ -46,7 +46,12 @@ enum CancelProbeRun {
         } catch { throw Failure(message: "cannot make the probe's touchscreen: \(error)") }
         defer { touchscreen.close() }
         guard let node = touchscreen.devnode else { throw Failure(message: "the kernel named no node for the probe's touchscreen") }
-        try waitUntilOpened(node)
+        // The touchscreen's own device number (its event node's sysfs `dev`), which a reader's descriptor must be.
+        let eventName = node.split(separator: "/").last.map(String.init) ?? ""
+        guard let number = touchscreen.syspath.flatMap({ ProcessScan.deviceNumber(sysfsDevice: $0 + "/" + eventName) }) else {
+            throw Failure(message: "the kernel gave no device number for the probe's touchscreen \(node)")
+        }
+        try waitUntilOpened(node, number)
         let surface = try SurfaceProcess(surfacePath)
         defer { surface.stop(within: stopMilliseconds) }
         guard try surface.lines(within: startMilliseconds, until: { if case .ready = $0 { true } else { false } }) else {
@@ -83,9 +88,10 @@ enum CancelProbeRun {
         return found
     }
 
-    /// Until a process other than this one has `node` open (the compositor, or the seat manager
-    /// that opens it for the compositor): inotify's `IN_OPEN` on the node says when to look again.
-    static func waitUntilOpened(_ node: String) throws(Failure) {
+    /// Until a process other than this one has the device `number` (at `node`) open (the
+    /// compositor, or the seat manager that opens it for the compositor): inotify's `IN_OPEN`
+    /// on the node says when to look again.
+    static func waitUntilOpened(_ node: String, _ number: ProcessScan.DeviceNumber) throws(Failure) {
         let inotify: Int32
         do {
             inotify = try syscall("inotify_init1", onInterrupt: .fail) { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }
@@ -94,10 +100,9 @@ enum CancelProbeRun {
         do {
             try syscall("inotify_add_watch", path: node, onInterrupt: .fail) { inotify_add_watch(inotify, node, UInt32(IN_OPEN)) }
         } catch { throw Failure(message: "\(error)") }
-        let me = getpid()
         let limit = MonotonicClock.now() + .milliseconds(startMilliseconds)
         while true {
-            if ProcessScan.readers(of: node, in: ProcessScan.processes()).contains(where: { $0.pid != me }) { return }
+            if !ProcessScan.scan(ProcessScan.Query(devices: [number], firstReaderOnly: true)).readers.isEmpty { return }
             let left = (limit - MonotonicClock.now()).microseconds / 1000
             guard left > 0 else {
                 throw Failure(message: "the compositor did not open the probe's touchscreen \(node) within \(startMilliseconds / 1000) s")
