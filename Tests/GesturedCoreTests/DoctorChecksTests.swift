@@ -156,7 +156,7 @@ import Testing
         let said: [(DoctorFacts.ScanBound, String)] = [
             (.processes(limit: 4096), "looked at the first 4096 processes only"),
             (.descriptors(pid: 42, limit: 4096), "looked at the first 4096 open files of pid 42 only"),
-            (.allDescriptors(limit: 262_144), "stopped after 262144 open files in all"),
+            (.allDescriptors(limit: 65_536), "stopped after 65536 open files in all"),
         ]
         for (bound, text) in said {
             facts.scanBound = bound

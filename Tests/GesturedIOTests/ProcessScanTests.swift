@@ -126,7 +126,7 @@ import Testing
             Issue.record("no process with two descriptors was cut"); return
         }
         #expect(bound(ProcessScan.Limits(processes: many, descriptorsPerProcess: many, descriptors: 3)) == .allDescriptors(limit: 3))
-        #expect(ProcessScan.Limits.standard == ProcessScan.Limits(processes: 4096, descriptorsPerProcess: 4096, descriptors: 1 << 18))
+        #expect(ProcessScan.Limits.standard == ProcessScan.Limits(processes: 4096, descriptorsPerProcess: 4096, descriptors: 1 << 16))
     }
 
     @Test func aGuardIsKnownByItsCommandLine() {
