@@ -53,10 +53,29 @@ public final class ChildProcess {
     ///   - stdin, stdout, stderr: descriptors to give the child as 0, 1, 2; nil inherits.
     ///   - descriptors: more descriptors to give the child, by the number it sees them as (e.g.
     ///     `[3: listener]` for socket activation); dup2 clears close-on-exec on them.
-    public init(_ arguments: [String], environment: [String], stdin: FileDescriptor? = nil,
+    ///   - account: the user and group to run it as, with no supplementary groups (a root caller
+    ///     dropping its rights for the child); `arguments[0]` must then be a path (no PATH
+    ///     lookup). nil: as this process.
+    public convenience init(_ arguments: [String], environment: [String], stdin: FileDescriptor? = nil,
                 stdout: FileDescriptor? = nil, stderr: FileDescriptor? = nil,
-                descriptors: [Int32: FileDescriptor] = [:]) throws(SystemError) {
+                descriptors: [Int32: FileDescriptor] = [:], account: (uid: UInt32, gid: UInt32)? = nil) throws(SystemError) {
         precondition(!arguments.isEmpty)
+        if let account {
+            precondition(arguments[0].contains("/"), "a child run as another user is started by its path")
+            var from: [Int32] = [], to: [Int32] = []
+            for case let (fd?, target) in [(stdin, Int32(0)), (stdout, 1), (stderr, 2)] { from.append(fd.rawValue); to.append(target) }
+            for (target, fd) in descriptors.sorted(by: { $0.key < $1.key }) { from.append(fd.rawValue); to.append(target) }
+            let argv = arguments.map { strdup($0) } + [nil]
+            let envp = environment.map { strdup($0) } + [nil]
+            defer { for p in argv + envp { free(p) } }
+            var child: Int32 = 0
+            let status = gestured_spawn_as(arguments[0], argv, envp, from, to, Int32(from.count), account.uid, account.gid, &child)
+            guard status == 0 else {
+                throw SystemError(operation: "spawn as uid \(account.uid)", path: arguments[0], errno: Errno(rawValue: status))
+            }
+            try self.init(started: child)
+            return
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -88,6 +107,11 @@ public final class ChildProcess {
         guard status == 0 else {
             throw SystemError(operation: "posix_spawn", path: arguments[0], errno: Errno(rawValue: status))
         }
+        try self.init(started: child)
+    }
+
+    /// Watches `child`, just started (killed and reaped when no pidfd can be had).
+    private init(started child: pid_t) throws(SystemError) {
         pid = child
         do { pidfd = FileDescriptor(rawValue: try syscall("pidfd_open", onInterrupt: .fail) { pidfd_open(child, 0) }) } catch {
             kill(child, SIGKILL)

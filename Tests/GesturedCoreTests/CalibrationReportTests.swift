@@ -73,10 +73,15 @@ struct CalibrationChoiceTests {
         #expect(CalibrationDisplay.auto.resolve(waylandDisplay: nil, surface: surface) == .success(.none(
             note: "--display auto: WAYLAND_DISPLAY is not set, so no target is shown on the screen: touch each one where this terminal says")))
         #expect(CalibrationDisplay.auto.resolve(waylandDisplay: "wayland-1", surface: nil) == .success(.none(
-            note: "--display auto: gestured-surface is neither on PATH nor in /usr/libexec/gestured, so no target is shown on the screen: "
+            note: "--display auto: gestured-surface is neither on PATH (not searched as root) nor beside gestured nor in /usr/libexec/gestured, "
+                + "so no target is shown on the screen: "
                 + "touch each one where this terminal says")))
         #expect(CalibrationDisplay.wayland.resolve(waylandDisplay: "", surface: surface) == .failure(.noWaylandDisplay))
         #expect(CalibrationDisplay.wayland.resolve(waylandDisplay: "wayland-1", surface: nil) == .failure(.noSurface))
+        // As root without the Wayland socket (SurfaceLaunch.Refusal.noSocket): the reason is said.
+        #expect(CalibrationDisplay.wayland.resolve(waylandDisplay: "wayland-1", surface: nil, unusable: "no socket") == .failure(.unusable("no socket")))
+        #expect(CalibrationDisplay.auto.resolve(waylandDisplay: "wayland-1", surface: nil, unusable: "no socket") == .success(.none(
+            note: "--display auto: no socket, so no target is shown on the screen: touch each one where this terminal says")))
         #expect(CalibrationDisplay.none.resolve(waylandDisplay: "wayland-1", surface: surface) == .success(.none(note: nil)))
     }
 

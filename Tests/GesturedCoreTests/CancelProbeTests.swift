@@ -106,7 +106,8 @@ import Testing
         let untouched = Self.facts(.lift).report(probe: CancelProbe.Result(styles: [Self.result(.lift, ["ready 800 600"])]),
                                                  display: "wayland-0")
         #expect(!untouched.ok)
-        #expect(untouched.checks.contains { $0.status == .problem && $0.message.hasSuffix("never received the probe's touch") })
+        #expect(untouched.checks.contains { $0.status == .problem && $0.message.hasSuffix("never received the probe's touch: it was "
+                + "lifted at once and the probe stopped, so no more presses land on what covers the surface") })
     }
 
     @Test func theJSONGainsAProbeKeyAndKeepsTheOthers() {
@@ -144,5 +145,58 @@ extension CancelProbeTests {
         #expect(words(lift.end) == ["SLOT 0", "ID -1", "BTN_TOUCH 0", "SYN"])
         #expect(words(palm.press) == ["SLOT 0", "TOOL 0", "ID 8", "X 2048", "Y 2048", "BTN_TOUCH 1", "SYN"])
         #expect(words(palm.end) == ["SLOT 0", "TOOL 2", "SYN", "SLOT 0", "ID -1", "BTN_TOUCH 0", "SYN"])
+    }
+
+    /// Runs a session the way CancelProbeRun does: `lines[k]` are the surface's lines after the
+    /// k-th write (nil: its deadline passes after them). Returns every write and the result.
+    static func run(_ lines: [[String]]) -> (writes: [[RawEvent]], result: CancelProbe.Result?) {
+        var session = CancelProbe.Session()
+        var step = session.start()
+        var writes: [[RawEvent]] = []
+        for batch in lines + [[]] {
+            switch step {
+            case .finish(let lift, let result):
+                if !lift.isEmpty { writes.append(lift) }
+                return (writes, result)
+            case .write(let frames, _):
+                writes.append(frames)
+                var next: CancelProbe.Session.Step?
+                for line in batch {
+                    guard let parsed = CancelProbe.SurfaceLine(line[...]), next == nil else { continue }
+                    next = session.feed(parsed)
+                }
+                step = next ?? session.deadlinePassed()
+            }
+        }
+        return (writes, nil)
+    }
+
+    /// Issue #44 item 4: the surface misses the first press (something covers it, and the press
+    /// went there): exactly one press is made, lifted at once, and the probe stops and says so.
+    @Test func theProbeStopsAtTheFirstPressItsSurfaceMissed() throws {
+        let (writes, result) = Self.run([["ready 1280 720"]])
+        let lift = CancelProbe.frames(.lift, trackingID: 1)
+        #expect(writes == [lift.press, lift.end])
+        #expect(result == CancelProbe.Result(styles: [CancelProbe.StyleResult(style: .lift, received: nil)]))
+        let report = Self.facts(.lift).report(probe: try #require(result), display: "wayland-0")
+        #expect(report.checks.filter { $0.check == "probe" }.map(\.message) == [
+            "cancelStyle \"lift\": the surface on the compositor at wayland-0 never received the probe's touch: it was lifted at once "
+                + "and the probe stopped, so no more presses land on what covers the surface",
+        ])
+        #expect(!report.ok)
+    }
+
+    /// Both presses received: each style pressed and ended in turn, with its own tracking id.
+    @Test func aSessionPressesEachStyleInTurn() {
+        let (writes, result) = Self.run([["down 0 640.00 360.00", "frame"], ["up 0", "frame"],
+                                         ["down 1 640.00 360.00", "frame"], ["motion 1 641.00 360.00"]])
+        let lift = CancelProbe.frames(.lift, trackingID: 1), palm = CancelProbe.frames(.palm, trackingID: 2)
+        #expect(writes == [lift.press, lift.end, palm.press, palm.end])
+        #expect(result == Self.dropsCancel)
+        // The second press missed: the first style's result stays, the second press is lifted.
+        let (missed, partial) = Self.run([["down 0 640.00 360.00"], ["up 0"], ["frame"]])
+        #expect(missed == [lift.press, lift.end, palm.press, CancelProbe.frames(.lift, trackingID: 2).end])
+        #expect(partial?.styles == [CancelProbe.StyleResult(style: .lift, received: .up),
+                                    CancelProbe.StyleResult(style: .palm, received: nil)])
     }
 }

@@ -22,7 +22,7 @@ import Testing
     }
 
     static let cage = DoctorFacts.Reader(pid: 700, command: "cage", package: "cage", version: "0.1.4-4")
-    static let seatd = DoctorFacts.Reader(pid: 650, command: "seatd", package: "seatd", version: "0.7.0-6")
+    static let seatd = DoctorFacts.Reader(pid: 650, command: "seatd", seatManager: true)
 
     @Test func aRunningReachableDaemonAndAUsedPanelAreOK() {
         let report = Self.facts().report()
@@ -124,11 +124,48 @@ import Testing
         #expect(facts.report().checks.first { $0.check == "clone" }?.fix == "start the compositor (it reads the clone as a touchscreen)")
     }
 
+    /// Issue #44 item 3: a seat manager is known by its executable (ProcessScan), not by its
+    /// name: a reader that calls itself seatd is a reader like any other.
+    @Test func aReaderCalledSeatdIsAReaderUnlessItsExecutableIsSeatds() throws {
+        let impostor = DoctorFacts.Reader(pid: 651, command: "seatd")
+        let report = Self.facts(clones: [Self.clone(.lift, readers: [impostor, Self.seatd])], guards: [.init(pid: 600, slots: 10)]).report()
+        #expect(report.clones.first?.heldBy == [impostor])
+        let check = try #require(report.checks.first { $0.check == "clone" })
+        #expect(check.message.hasPrefix("/dev/input/event9 (clone of Panel): read by seatd (pid 651), not in the measured table"), "\(check)")
+    }
+
     @Test func aCloneWithoutAGuardIsAProblem() {
         let clones = [Self.clone(.lift, readers: [Self.cage]), Self.clone(.lift, readers: [Self.cage])]
-        let report = Self.facts(clones: clones, guards: [.init(pid: 600, slots: 10)]).report()
+        var facts = Self.facts(clones: clones, guards: [.init(pid: 600, slots: 10)])
+        facts.caller = DoctorFacts.Caller(uid: 0, name: "root")
+        let report = facts.report()
         #expect(report.checks.filter { $0.check == "guard" }.map(\.status) == [.ok, .problem])
         #expect(!report.ok)
+        // Only root may see another user's /proc/PID/exe: a guard a user cannot see is not missing.
+        let asUser = Self.facts(clones: clones, guards: [.init(pid: 600, slots: 10)]).report()
+        #expect(asUser.checks.filter { $0.check == "guard" }.last
+                == DoctorCheck("guard", .warning, "/dev/input/event9 (Panel): no clone guard seen: other users' processes are hidden from kiosk",
+                               fix: "run gestured doctor as root"))
+        #expect(asUser.ok)
+    }
+
+    /// Issue #44 item 3: the scan of /proc is bounded; a bound reached is a warning.
+    @Test func aScanThatReachedItsBoundIsAWarning() {
+        var facts = Self.facts(clones: [Self.clone(.lift, readers: [Self.cage])], guards: [.init(pid: 600, slots: 10)])
+        #expect(!facts.report().checks.contains { $0.check == "processes" })
+        let said: [(DoctorFacts.ScanBound, String)] = [
+            (.processes(limit: 4096), "looked at the first 4096 processes only"),
+            (.descriptors(pid: 42, limit: 4096), "looked at the first 4096 open files of pid 42 only"),
+            (.allDescriptors(limit: 65_536), "stopped after 65536 open files in all"),
+        ]
+        for (bound, text) in said {
+            facts.scanBound = bound
+            let report = facts.report()
+            #expect(report.ok)
+            #expect(report.checks.filter { $0.check == "processes" }.map(\.message)
+                    == ["the scan of /proc \(text): a clone's reader or guard past that bound was not seen"])
+            #expect(report.checks.first { $0.check == "processes" }?.status == .warning)
+        }
     }
 
     @Test func configurationWarningsAreWarningChecks() {
@@ -192,7 +229,7 @@ import Testing
         let lines = report.text.split(separator: "\n")
         #expect(lines[0] == "problem  daemon: not running: no socket at /run/gestured/gestured.sock")
         #expect(lines[1].hasPrefix("         fix: start it: systemctl start gestured"))
-        #expect(lines.last == "3 problems")
+        #expect(lines.last == "2 problems, 1 warning")
         #expect(report.json.hasPrefix("{\"ok\":false,\"checks\":[{\"check\":\"daemon\",\"status\":\"problem\","))
         #expect(report.json.contains("\"clones\":[{\"device\":\"Panel\",\"clone\":\"/dev/input/event9\",\"cancelStyle\":\"palm\","
             + "\"heldBy\":[{\"pid\":700,\"command\":\"cage\",\"package\":\"cage\",\"version\":\"0.1.4-4\"}],"

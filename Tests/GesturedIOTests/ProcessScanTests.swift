@@ -5,39 +5,134 @@ import Glibc
 import Testing
 
 /// The gatherers `gestured doctor` reads a clone's readers and guards with: /proc (ProcessScan)
-/// and dpkg (DebianPackages), on a real child that holds a file open.
+/// and dpkg (DebianPackages), on real children that hold files open. /dev/full stands for a
+/// clone (a character device nothing else here holds).
 @Suite struct ProcessScanTests {
-    /// `cat` with the test's pipes as stdin and stdout and a file open as 3. A byte written to it
-    /// and read back says it runs as cat (before its exec, the child has the test's comm).
-    @Test func aChildHoldingAFileIsItsReaderWithItsDebianPackage() throws {
-        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-procscan")
-        let file = try directory.write("node", "")
-        let held = open(file, O_RDONLY | O_CLOEXEC)
-        #expect(held >= 0)
+    /// A child started with the test's pipes as stdin and stdout, and `held` as 3. A line written
+    /// to it comes back once it runs the program meant (before its exec, the child is the test's
+    /// copy); it ends when its stdin does.
+    final class Holder {
+        let child: Subprocess
+        let input: (read: FileDescriptor, write: FileDescriptor)
+        let output: (read: FileDescriptor, write: FileDescriptor)
+
+        init(_ executable: String, _ arguments: [String], holding held: Int32? = nil) throws {
+            // Made close-on-exec at once (pipe2), so that no other test's child holds an end; both ends block.
+            input = try ChildProcess.outputPipe(); output = try ChildProcess.outputPipe()
+            try input.read.setStatusFlag(O_NONBLOCK, false)
+            try output.read.setStatusFlag(O_NONBLOCK, false)
+            var descriptors: [Int32: Int32] = [0: input.read.rawValue, 1: output.write.rawValue]
+            if let held { descriptors[3] = held }
+            child = try Subprocess(executable, arguments, descriptors: descriptors)
+            try input.read.close(); try output.write.close()
+            var bytes: [UInt8] = [0x78, 0x0a]
+            #expect(write(input.write.rawValue, &bytes, 2) == 2)
+            #expect(read(output.read.rawValue, &bytes, 1) == 1, "\(executable) said nothing")
+        }
+
+        func end() throws {
+            try input.write.close(); try output.read.close()
+            let ended = try child.wait(deadline: deadline(milliseconds: 10_000))
+            #expect(ended?.timedOut == false)
+        }
+    }
+
+    static let full = ProcessScan.DeviceNumber(major: 1, minor: 7)
+
+    static func open(_ path: String) -> Int32 {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        #expect(fd >= 0, "\(path)")
+        return fd
+    }
+
+    /// `cat` holding /dev/full: its reader, with its comm, executable and Debian package; the
+    /// test itself holds it too and is left out.
+    @Test func aChildHoldingTheDeviceIsItsReaderWithItsDebianPackage() throws {
+        #expect(try ProcessScan.characterDevice("/dev/full") == Self.full)
+        let held = Self.open("/dev/full")
         defer { close(held) }
-        // Made close-on-exec at once (pipe2), so that no other test's child holds an end; both
-        // ends block.
-        let input = try ChildProcess.outputPipe(), output = try ChildProcess.outputPipe()
-        try input.read.setStatusFlag(O_NONBLOCK, false)
-        try output.read.setStatusFlag(O_NONBLOCK, false)
-        let child = try Subprocess("cat", [], descriptors: [0: input.read.rawValue, 1: output.write.rawValue, 3: held])
-        try input.read.close(); try output.write.close()
-        var byte: UInt8 = 0x2a
-        #expect(write(input.write.rawValue, &byte, 1) == 1)
-        #expect(read(output.read.rawValue, &byte, 1) == 1 && byte == 0x2a)
-        let readers = ProcessScan.readers(of: file, in: ProcessScan.processes())
-        try input.write.close(); try output.read.close()
-        let ended = try child.wait(deadline: deadline(milliseconds: 10_000))
-        #expect(ended?.termination == .exited(0) && ended?.timedOut == false)
-        // The test itself has the file open too, and is left out.
-        #expect(readers.map(\.pid) == [child.pid], "\(readers)")
-        let reader = try #require(readers.first)
-        #expect(reader.command == "cat")
+        let cat = try Holder("cat", [], holding: held)
+        let found = ProcessScan.scan(ProcessScan.Query(devices: [Self.full]))
+        try cat.end()
+        #expect(found.bound == nil)
+        let mine = found.readers.filter { $0.pid == cat.child.pid }
+        #expect(mine.count == 1, "\(found.readers)")
+        #expect(!found.readers.contains { $0.pid == getpid() })
+        let reader = try #require(mine.first)
+        #expect(reader.command == "cat" && reader.device == Self.full && !reader.seatManager)
         let executable = try #require(reader.executable)
         #expect(executable.hasSuffix("/cat"))
         let owner = try #require(DebianPackages.owner(of: executable))
         #expect(owner.package == "coreutils")
         #expect(owner.version?.first?.isNumber == true, "\(String(describing: owner.version))")
+    }
+
+    /// Issue #44 item 3, the namespace trick: a process in a user and mount namespace of its own
+    /// with a tmpfs on /dev holds a plain file named /dev/input/event7; its /proc/PID/fd/3 reads
+    /// `/dev/input/event7`, the text the old scan matched. It is no reader of event7 (13:71):
+    /// only the character device itself is.
+    @Test func aPlainFileNamedLikeTheCloneIsNoReader() throws {
+        let script = "mount -t tmpfs none /dev && mkdir /dev/input && : > /dev/input/event7 && exec 3</dev/input/event7 "
+            + "&& exec cat"
+        let fake = try Holder("unshare", ["-Urm", "sh", "-c", script])
+        var text = [CChar](repeating: 0, count: 256)
+        let count = readlink("/proc/\(fake.child.pid)/fd/3", &text, text.count - 1)
+        let link = count > 0 ? String(cString: Array(text[..<count]) + [0]) : nil
+        let found = ProcessScan.scan(ProcessScan.Query(devices: [ProcessScan.DeviceNumber(major: 13, minor: 71)]))
+        try fake.end()
+        #expect(link == "/dev/input/event7", "the trick did not take: \(String(describing: link))")
+        #expect(!found.readers.contains { $0.pid == fake.child.pid }, "\(found.readers)")
+    }
+
+    /// Issue #44 item 3: a copy of dash named `gestured`, run as `…/gestured clone-guard --slots
+    /// 10` (its script `clone-guard` waits on stdin) with a device open as 3, is no guard: its
+    /// executable is not the daemon's. The same process is one when its executable is named as
+    /// the daemon's and it holds the guard's device, which shows the scan looks.
+    @Test func aRenamedProgramWithAGuardsArgumentsIsNoGuard() throws {
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-procscan")
+        let copy = directory.path + "/gestured"
+        let resolved = try #require(realpath("/bin/sh", nil))
+        let dash = String(cString: resolved)
+        free(resolved)
+        try writeFile(path: copy, bytes: try readFile(path: dash))
+        chmod(copy, 0o755)
+        _ = try directory.write("clone-guard", "read line\necho x\nread line\n")
+        let held = Self.open("/dev/full")
+        defer { close(held) }
+        let fake = try Holder("env", ["-C", directory.path, copy, "clone-guard", "--slots", "10"], holding: held)
+        let daemon = ProcessScan.identities(of: [TestEnvironment.buildDirectory + "/gestured", "/proc/self/exe"])
+        let asDaemon = ProcessScan.scan(ProcessScan.Query(devices: [], daemonExecutables: daemon, guardHolds: Self.full))
+        let named = ProcessScan.identities(of: [copy])
+        let asCopy = ProcessScan.scan(ProcessScan.Query(devices: [], daemonExecutables: named, guardHolds: Self.full))
+        let noUinput = ProcessScan.scan(ProcessScan.Query(devices: [], daemonExecutables: named))
+        let arguments = try readFile(path: "/proc/\(fake.child.pid)/cmdline")
+        try fake.end()
+        #expect(arguments == Array("\(copy)\0clone-guard\0--slots\010\0".utf8))
+        #expect(!asDaemon.guards.contains { $0.pid == fake.child.pid }, "\(asDaemon.guards)")
+        #expect(asCopy.guards.filter { $0.pid == fake.child.pid } == [DoctorFacts.Guard(pid: fake.child.pid, slots: 10)])
+        #expect(!noUinput.guards.contains { $0.pid == fake.child.pid }, "a guard holds /dev/uinput as 3")
+    }
+
+    /// Each bound stops the scan where it says, and says so.
+    @Test func aBoundReachedIsReported() {
+        func bound(_ limits: ProcessScan.Limits) -> DoctorFacts.ScanBound? {
+            ProcessScan.scan(ProcessScan.Query(devices: [Self.full], limits: limits)).bound
+        }
+        let many = 1 << 20
+        #expect(bound(ProcessScan.Limits(processes: many, descriptorsPerProcess: many, descriptors: many)) == nil)
+        // This machine runs more than 2 processes, and init holds more than one file.
+        #expect(bound(ProcessScan.Limits(processes: 2, descriptorsPerProcess: many, descriptors: many)) == .processes(limit: 2))
+        guard case .descriptors(_, 1)? = bound(ProcessScan.Limits(processes: many, descriptorsPerProcess: 1, descriptors: many)) else {
+            Issue.record("no process with two descriptors was cut"); return
+        }
+        #expect(bound(ProcessScan.Limits(processes: many, descriptorsPerProcess: many, descriptors: 3)) == .allDescriptors(limit: 3))
+        #expect(ProcessScan.Limits.standard == ProcessScan.Limits(processes: 4096, descriptorsPerProcess: 4096, descriptors: 1 << 16))
+    }
+
+    @Test func aGuardIsKnownByItsCommandLine() {
+        #expect(ProcessScan.guardSlots(["/proc/self/exe", "clone-guard", "--slots", "5", "--style", "palm"]) == 5)
+        #expect(ProcessScan.guardSlots(["gestured", "run"]) == nil)
+        #expect(ProcessScan.guardSlots(["gestured", "clone-guard", "--slots"]) == nil)
     }
 
     @Test func anExecutableDpkgDoesNotKnowHasNoPackage() throws {
@@ -52,23 +147,6 @@ import Testing
         #expect(DebianPackages.package(dpkgSearch: "diversion by dash from: /bin/sh\ndiversion by dash to: /bin/sh.distrib\ndash: /bin/sh",
                                        path: "/bin/sh") == "dash")
         #expect(DebianPackages.package(dpkgSearch: "libfoo1:amd64, libfoo1:i386: /usr/lib/x", path: "/usr/lib/x") == "libfoo1")
-    }
-
-    @Test func guardsAreGesturedCloneGuardProcesses() {
-        let processes = [
-            ProcessScan.Process(pid: 10, command: "gestured", arguments: ["gestured", "clone-guard", "--slots", "10", "--style", "lift"]),
-            ProcessScan.Process(pid: 11, command: "gestured", arguments: ["/usr/bin/gestured", "run"]),
-            ProcessScan.Process(pid: 12, command: "sh", arguments: ["sh", "clone-guard", "--slots", "4"]),
-            // As CloneGuard starts them (found by the guest's DoctorVMTests: argv[0] is the path spawned).
-            ProcessScan.Process(pid: 13, command: "exe", executable: "/usr/bin/gestured",
-                                arguments: ["/proc/self/exe", "clone-guard", "--slots", "5", "--style", "palm"]),
-            ProcessScan.Process(pid: 14, command: "exe", executable: "/usr/bin/gestured (deleted)",
-                                arguments: ["/proc/self/exe", "clone-guard", "--slots", "6", "--style", "lift"]),
-            ProcessScan.Process(pid: 15, command: "exe", executable: "/usr/bin/python3",
-                                arguments: ["/proc/self/exe", "clone-guard", "--slots", "7"]),
-        ]
-        #expect(ProcessScan.guards(in: processes) == [DoctorFacts.Guard(pid: 10, slots: 10), DoctorFacts.Guard(pid: 13, slots: 5),
-                                                      DoctorFacts.Guard(pid: 14, slots: 6)])
     }
 
     /// A process in a mount namespace of its own: /proc/PID/exe's text is its path from that

@@ -44,7 +44,7 @@ struct CalibrateCommandTests {
     /// `timeout -s KILL 30 umockdev-run … -- gestured calibrate ARGS` with the synthetic
     /// touchscreen (renamed `name`) as event7 replaying `events`; nil (recorded) without umockdev.
     static func calibrate(_ arguments: [String], events: String, environment: [String: String] = [:], name: String? = nil,
-                          in directory: TestEnvironment.TemporaryDirectory) throws -> Subprocess.Completed? {
+                          in directory: TestEnvironment.TemporaryDirectory, gestured: String = gestured) throws -> Subprocess.Completed? {
         guard let umockdevRun = TestEnvironment.which("umockdev-run") else {
             Issue.record("umockdev-run is not installed: run `make deps`"); return nil
         }
@@ -60,6 +60,37 @@ struct CalibrateCommandTests {
         return try Subprocess.run("timeout", ["-s", "KILL", "30", umockdevRun] + umockdev
                                   + ["--", gestured, "calibrate", "--config", config] + arguments,
                                   environment: environment, in: directory.path, deadline: deadline(milliseconds: 40_000))
+    }
+
+    /// A session for `--display wayland`: `gestured` linked into DIR/bin (the surface is looked
+    /// for beside it; as root PATH is not searched) with `surface` beside it as
+    /// `gestured-surface`, and a Wayland socket DIR/run/wayland-7, which belongs to nobody
+    /// (65534) when the test runs as root: the surface then runs as nobody. Returns the linked
+    /// gestured, the environment, and the uid the surface runs as.
+    static func session(in directory: TestEnvironment.TemporaryDirectory, surface: String) throws
+        -> (gestured: String, environment: [String: String], uid: uid_t) {
+        let bin = directory.path + "/bin", run = directory.path + "/run"
+        chmod(directory.path, 0o755)
+        mkdir(bin, 0o755); mkdir(run, 0o755)
+        let linked = bin + "/gestured"
+        if link(Self.gestured, linked) != 0 { try writeFile(path: linked, bytes: try readFile(path: Self.gestured)); chmod(linked, 0o755) }
+        chmod(try directory.write("bin/gestured-surface", surface), 0o755)
+        let socket = run + "/wayland-7"
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        _ = try withUnixSocketAddress(socket, for: "bind") { (address, length) throws(SystemError) in
+            try GesturedIO.syscall("bind", path: socket, onInterrupt: .fail) { bind(fd, address, length) }
+        }
+        let uid: uid_t = getuid() == 0 ? 65534 : getuid()
+        #expect(chown(socket, uid, getuid() == 0 ? 65534 : getgid()) == 0)
+        return (linked, ["WAYLAND_DISPLAY": "wayland-7", "XDG_RUNTIME_DIR": run, "PATH": "/usr/bin:/bin"], uid)
+    }
+
+    /// A file anyone may append to (the surface may run as nobody).
+    static func log(in directory: TestEnvironment.TemporaryDirectory) throws -> String {
+        let log = try directory.write("surface.log", "")
+        chmod(log, 0o666)
+        return log
     }
 
     static func matrix(inJSON json: String) throws -> [Double] {
@@ -123,38 +154,37 @@ struct CalibrateCommandTests {
         for (got, want) in zip(try Self.matrix(inJSON: run.stdout), Self.truth) { #expect(abs(got - want) < 0.001) }
     }
 
-    /// `--display wayland` with a fake `gestured-surface` on PATH: one process per target with
-    /// its crosshair, the surface's `ready` size used for the residual, its touch lines read and
-    /// dropped.
+    /// `--display wayland` with a fake `gestured-surface` beside gestured: one process per target
+    /// with its crosshair, the surface's `ready` size used for the residual, its touch lines read
+    /// and dropped. As root, each runs as the Wayland socket's owner with WAYLAND_DISPLAY and
+    /// XDG_RUNTIME_DIR alone (issue #44 item 4).
     @Test func theWaylandDisplayStartsTheSurfaceForEachTarget() throws {
         let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-calibrate-wayland")
-        let bin = directory.path + "/bin"
-        mkdir(bin, 0o755)
-        let log = directory.path + "/surface.log"
-        let script = try directory.write("bin/gestured-surface", """
+        let log = try Self.log(in: directory)
+        let (gestured, environment, uid) = try Self.session(in: directory, surface: """
             #!/bin/sh
-            echo "$WAYLAND_DISPLAY $*" >> \(log)
+            echo "$(id -u):$(id -g):$(id -G) $WAYLAND_DISPLAY $* $(env | grep -c =)" >> \(log)
             echo "ready 1920 1080"
             echo "down 0 10 10"
             echo "frame"
             echo "up 0"
             while read -r line; do :; done
             """)
-        chmod(script, 0o755)
         let points = CalibrationTarget.allCases.map { Self.raw($0, Self.truth) }
         guard let run = try Self.calibrate(["--display", "wayland", "--json"], events: Self.events(points),
-                                           environment: ["WAYLAND_DISPLAY": "wayland-7",
-                                                         "PATH": bin + ":" + (Subprocess.currentEnvironment()["PATH"] ?? "")],
-                                           in: directory) else { return }
+                                           environment: environment, in: directory, gestured: gestured) else { return }
         #expect(run.termination == .exited(0), "\(run.stderr)")
         #expect(run.stdout.contains("\"screen\":{\"width\":1920,\"height\":1080}"), "\(run.stdout)")
-        #expect(try readTextFile(path: log) == """
-            wayland-7 --crosshair 0.125,0.125
-            wayland-7 --crosshair 0.875,0.125
-            wayland-7 --crosshair 0.875,0.875
-            wayland-7 --crosshair 0.125,0.875
-
-            """)
+        let lines = try readTextFile(path: log).split(separator: "\n")
+        let ids = getuid() == 0 ? "65534:65534:65534" : "\(getuid()):\(getgid()):"
+        let crosshairs = ["0.125,0.125", "0.875,0.125", "0.875,0.875", "0.125,0.875"]
+        #expect(lines.count == 4)
+        for (line, crosshair) in zip(lines, crosshairs) {
+            #expect(line.hasPrefix("\(ids)") && line.contains(" wayland-7 --crosshair \(crosshair) "), "\(line)")
+            // As root: WAYLAND_DISPLAY, XDG_RUNTIME_DIR, and the PWD the shell sets.
+            if getuid() == 0 { #expect(line.hasSuffix(" 3"), "\(line)") }
+        }
+        #expect(uid == (getuid() == 0 ? 65534 : getuid()))
         #expect(run.stderr.contains("calibrating event7 (gestured synthetic touchscreen) on a 1920 × 1080 screen"), "\(run.stderr)")
     }
 
@@ -164,22 +194,17 @@ struct CalibrateCommandTests {
     /// (`sleep`, not `tail -f`: GNU tail exits by itself once its output pipe is closed.)
     @Test func aSurfaceThatWillNotEndIsKilled() throws {
         let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-calibrate-stubborn")
-        let bin = directory.path + "/bin"
-        mkdir(bin, 0o755)
-        let log = directory.path + "/surface.log"
-        let script = try directory.write("bin/gestured-surface", """
+        let log = try Self.log(in: directory)
+        let (gestured, environment, _) = try Self.session(in: directory, surface: """
             #!/bin/sh
             trap '' TERM
             echo "$$" >> \(log)
             echo "ready 800 480"
             exec sleep 1000 </dev/null
             """)
-        chmod(script, 0o755)
         let points = CalibrationTarget.allCases.map { Self.raw($0, Self.truth) }
         guard let run = try Self.calibrate(["--display", "wayland", "--json"], events: Self.events(points),
-                                           environment: ["WAYLAND_DISPLAY": "wayland-7",
-                                                         "PATH": bin + ":" + (Subprocess.currentEnvironment()["PATH"] ?? "")],
-                                           in: directory) else { return }
+                                           environment: environment, in: directory, gestured: gestured) else { return }
         #expect(run.termination == .exited(0), "\(run.stderr)")
         #expect(run.stdout.contains("\"screen\":{\"width\":800,\"height\":480}"), "\(run.stdout)")
         let pids = try readTextFile(path: log).split(separator: "\n").compactMap { pid_t($0) }
@@ -187,14 +212,56 @@ struct CalibrateCommandTests {
         for pid in pids { #expect(kill(pid, 0) == -1 && errno == ESRCH, "surface \(pid) still runs") }
     }
 
+    /// As root, a gestured-surface on PATH is never run (PATH is the caller's to set), and
+    /// without the Wayland socket the surface is not started (it would run as root). As a user,
+    /// PATH is searched first.
+    @Test func asRootPATHIsNotSearchedAndTheSocketIsRequired() throws {
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-calibrate-rootpath")
+        let log = try Self.log(in: directory)
+        let (linked, environment, _) = try Self.session(in: directory, surface: "#!/bin/sh\necho ran >> \(log)\necho 'ready 800 480'\n")
+        var onPath = environment
+        onPath["PATH"] = directory.path + "/bin:/usr/bin:/bin"
+        guard let run = try Self.calibrate(["--display", "wayland"], events: Self.events([]), environment: onPath, in: directory,
+                                           gestured: try Self.alone(in: directory)) else { return }
+        #expect(run.termination == .exited(1))
+        if getuid() == 0 {
+            #expect(run.stderr.contains("--display wayland needs gestured-surface, found neither on PATH (not searched as root) "
+                                        + "nor beside gestured nor in /usr/libexec/gestured"), "\(run.stderr)")
+            #expect(try readTextFile(path: log) == "")
+        } else {
+            #expect(try readTextFile(path: log) == "ran\n")
+        }
+        // The socket's owner is whom the surface runs as; without one, root starts none.
+        guard getuid() == 0 else { return }
+        var noSocket = environment
+        noSocket["XDG_RUNTIME_DIR"] = directory.path
+        guard let refused = try Self.calibrate(["--display", "wayland"], events: Self.events([]), environment: noSocket, in: directory,
+                                               gestured: linked) else { return }
+        #expect(refused.termination == .exited(1))
+        #expect(refused.stderr.contains("--display wayland: as root, gestured-surface runs as the owner of the Wayland socket, and "
+                                        + "\(directory.path)/wayland-7 is no socket"), "\(refused.stderr)")
+        #expect(try readTextFile(path: log) == "")
+    }
+
+    /// gestured linked alone into DIR/alone: no surface beside it.
+    static func alone(in directory: TestEnvironment.TemporaryDirectory) throws -> String {
+        let alone = directory.path + "/alone"
+        mkdir(alone, 0o755)
+        chmod(directory.path, 0o755)
+        if link(Self.gestured, alone + "/gestured") != 0 {
+            try writeFile(path: alone + "/gestured", bytes: try readFile(path: Self.gestured)); chmod(alone + "/gestured", 0o755)
+        }
+        return alone + "/gestured"
+    }
+
     @Test func waylandAskedForWithoutASurfaceIsRefusedClearly() throws {
         let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-calibrate-nosurface")
         guard let run = try Self.calibrate(["--display", "wayland"], events: Self.events([]),
                                            environment: ["WAYLAND_DISPLAY": "wayland-7", "PATH": "/usr/bin:/bin"],
-                                           in: directory) else { return }
+                                           in: directory, gestured: try Self.alone(in: directory)) else { return }
         #expect(run.termination == .exited(1))
-        #expect(run.stderr.contains("--display wayland needs gestured-surface, found neither on PATH nor in /usr/libexec/gestured"),
-                "\(run.stderr)")
+        #expect(run.stderr.contains("--display wayland needs gestured-surface, found neither on PATH (not searched as root) "
+                                    + "nor beside gestured nor in /usr/libexec/gestured"), "\(run.stderr)")
     }
 }
 

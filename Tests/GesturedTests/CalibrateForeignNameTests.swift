@@ -77,18 +77,14 @@ struct CalibrateForeignNameTests {
     /// surface's stderr was the terminal's.
     @Test func theSurfacesErrorTextIsEscaped() throws {
         let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-calibrate-surface-error")
-        let bin = directory.path + "/bin"
-        mkdir(bin, 0o755)
-        let script = try directory.write("bin/gestured-surface", """
+        let session = try CalibrateCommandTests.session(in: directory, surface: """
             #!/bin/sh
             printf 'xdg_wm_base@3: error 4: \\033]0;pwned\\007\\033[2K\\rok\\n' >&2
             exit 1
             """)
-        chmod(script, 0o755)
         guard let run = try CalibrateCommandTests.calibrate(
             ["--display", "wayland"], events: CalibrateCommandTests.events([]),
-            environment: ["WAYLAND_DISPLAY": "wayland-7", "PATH": bin + ":" + (Subprocess.currentEnvironment()["PATH"] ?? "")],
-            in: directory) else { return }
+            environment: session.environment, in: directory, gestured: session.gestured) else { return }
         #expect(run.termination == .exited(1), "\(run.stderr)")
         #expect(!run.stderr.utf8.contains(0x1b) && !run.stderr.utf8.contains(0x0d), "\(run.stderr)")
         #expect(run.stderr.contains(": xdg_wm_base@3: error 4: \\x1b]0;pwned\\x07\\x1b[2K\\rok\n"),

@@ -51,4 +51,27 @@ struct DoctorVMTests {
                     "\(name): \(json)")
         }
     }
+
+    /// Issue #44 item 3 on a real clone, without a compositor: doctor finds the clone's reader by
+    /// its device number (a `sleep` given the clone as descriptor 3) and the daemon's guard by its
+    /// executable with /dev/uinput open, and reaches no bound of its scan.
+    @Test func theDoctorKnowsTheReaderByItsDeviceAndTheGuardByItsExecutable() throws {
+        let screen = try VMGuest.makeTouchscreen()
+        let setup = try PassThroughVMTests.start()
+        let held = open(setup.cloneNode, O_RDONLY | O_CLOEXEC)
+        try #require(held >= 0, "\(setup.cloneNode)")
+        let reader = try Subprocess("sleep", ["100"], descriptors: [3: held])
+        close(held)
+        let result = try Subprocess.run(VMGuest.gestured, ["doctor", "--json", "--config", setup.daemon.configPath,
+                                                           "--socket", setup.daemon.socket],
+                                        in: setup.daemon.directory.path, deadline: deadline(milliseconds: 60_000))
+        reader.killGroup(SIGKILL)
+        let json = result.stdout
+        #expect(result.termination == .exited(0), "\(json)\n\(result.stderr)")
+        #expect(json.contains("\"heldBy\":[{\"pid\":\(reader.pid),\"command\":\"sleep\""), "\(json)")
+        #expect(json.contains("{\"check\":\"guard\",\"status\":\"ok\",\"message\":\"\(setup.cloneNode) ("), "\(json)")
+        #expect(!json.contains("\"check\":\"processes\""), "\(json)")
+        try setup.daemon.stop()
+        withExtendedLifetime((screen, setup.monitor)) {}
+    }
 }

@@ -3,9 +3,11 @@
 public enum CalibrationDisplay: String, CaseIterable, Hashable, Sendable {
     case auto, wayland, none
 
-    /// Where `gestured-surface` is looked for after `PATH`: where the package installs it.
-    public static let surfaceDirectory = "/usr/libexec/gestured"
-    public static let surfaceName = "gestured-surface"
+    /// Where the package installs `gestured-surface` (`SurfaceLaunch` says where else it is looked for).
+    public static let surfaceDirectory = SurfaceLaunch.installedDirectory
+    public static let surfaceName = SurfaceLaunch.name
+    /// Where it was looked for, for the messages.
+    static let lookedFor = "neither on PATH (not searched as root) nor beside gestured nor in \(surfaceDirectory)"
 
     /// What the targets are shown with, or why the asked display cannot be used.
     public enum Resolved: Hashable, Sendable {
@@ -19,13 +21,16 @@ public enum CalibrationDisplay: String, CaseIterable, Hashable, Sendable {
     public enum Unavailable: Error, Hashable, Sendable, CustomStringConvertible {
         case noWaylandDisplay
         case noSurface
+        /// Found, but not to be started (`SurfaceLaunch.Refusal`'s text).
+        case unusable(String)
         public var description: String {
             switch self {
             case .noWaylandDisplay:
                 "--display wayland needs WAYLAND_DISPLAY (run it in the kiosk's session, or use --display none)"
             case .noSurface:
-                "--display wayland needs \(CalibrationDisplay.surfaceName), found neither on PATH nor in "
-                    + "\(CalibrationDisplay.surfaceDirectory) (or use --display none)"
+                "--display wayland needs \(CalibrationDisplay.surfaceName), found \(CalibrationDisplay.lookedFor) (or use --display none)"
+            case .unusable(let reason):
+                "--display wayland: \(reason) (or use --display none)"
             }
         }
     }
@@ -33,18 +38,18 @@ public enum CalibrationDisplay: String, CaseIterable, Hashable, Sendable {
     /// - Parameters:
     ///   - waylandDisplay: `$WAYLAND_DISPLAY`, nil or empty when unset.
     ///   - surface: the path of `gestured-surface` when one was found.
-    public func resolve(waylandDisplay: String?, surface: String?) -> Result<Resolved, Unavailable> {
+    ///   - unusable: why the surface found may not be started, when it may not.
+    public func resolve(waylandDisplay: String?, surface: String?, unusable: String? = nil) -> Result<Resolved, Unavailable> {
         let hasDisplay = !(waylandDisplay ?? "").isEmpty
         switch self {
         case .none: return .success(.none(note: nil))
         case .wayland:
             guard hasDisplay else { return .failure(.noWaylandDisplay) }
-            guard let surface else { return .failure(.noSurface) }
+            guard let surface else { return .failure(unusable.map(Unavailable.unusable) ?? .noSurface) }
             return .success(.wayland(surface: surface))
         case .auto:
             if hasDisplay, let surface { return .success(.wayland(surface: surface)) }
-            let reason = hasDisplay ? "\(Self.surfaceName) is neither on PATH nor in \(Self.surfaceDirectory)"
-                                    : "WAYLAND_DISPLAY is not set"
+            let reason = hasDisplay ? unusable ?? "\(Self.surfaceName) is \(Self.lookedFor)" : "WAYLAND_DISPLAY is not set"
             return .success(.none(note: "--display auto: \(reason), so no target is shown on the screen: "
                                   + "touch each one where this terminal says"))
         }

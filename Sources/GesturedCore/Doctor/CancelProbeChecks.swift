@@ -29,7 +29,10 @@ extension DoctorFacts {
                 checks.append(DoctorCheck("probe", .warning, "\(style): the surface on \(on) received nothing: the touch stays pressed",
                                           fix: Self.stuckFix))
             case nil:
-                checks.append(DoctorCheck("probe", .problem, "\(style): the surface on \(on) never received the probe's touch",
+                // The press went to whatever covers the surface (the kiosk's application): the
+                // probe lifted it at once and stopped (CancelProbe.Session).
+                checks.append(DoctorCheck("probe", .problem, "\(style): the surface on \(on) never received the probe's touch: "
+                                          + "it was lifted at once and the probe stopped, so no more presses land on what covers the surface",
                                           fix: "nothing may cover the surface while it runs; the compositor must take new touchscreens"))
             }
         }

@@ -60,12 +60,19 @@ extension DoctorFacts {
             if !guards.isEmpty {
                 let alive = guards.removeFirst()
                 checks.append(DoctorCheck("guard", .ok, "\(node) (\(clone.device)): a clone guard is alive (pid \(alive.pid))"))
+            } else if caller.uid != 0 {
+                // A guard is known by its executable (/proc/PID/exe), which only root may look at
+                // in another user's process (the daemon's): not seeing one proves nothing here.
+                checks.append(DoctorCheck("guard", .warning,
+                    "\(node) (\(clone.device)): no clone guard seen: other users' processes are hidden from \(caller.name)",
+                    fix: "run gestured doctor as root"))
             } else {
                 checks.append(DoctorCheck("guard", .problem,
                     "\(node) (\(clone.device)): no clone guard: if the daemon dies with a finger down, the touch stays pressed in the application",
                     fix: Self.restart))
             }
         }
+        if let bound = scanBound, !clones.isEmpty { checks.append(Self.scanCheck(bound)) }
         checks += configWarnings.map { DoctorCheck("config", .warning, $0, fix: "see docs/CONFIG.md; gestured check-config FILE lists them") }
         return DoctorReport(checks: checks, clones: verdicts)
     }
@@ -127,7 +134,7 @@ extension DoctorFacts {
     /// The verdict on one clone and its check.
     /// - Parameter asRoot: whether the caller could see every process's open files.
     static func judge(_ clone: Clone, asRoot: Bool = true) -> (CloneVerdict, DoctorCheck) {
-        let readers = clone.readers.filter { !seatManagers.contains($0.command) }
+        let readers = clone.readers.filter { !$0.seatManager }
         var verdict = CloneVerdict(device: clone.device, clone: clone.clone, cancelStyle: clone.cancelStyle, heldBy: readers)
         let style = "cancelStyle \"\(clone.cancelStyle.rawValue)\" (devices[\(clone.rule)])"
         guard let node = clone.clone else {
@@ -162,6 +169,18 @@ extension DoctorFacts {
         return (verdict, DoctorCheck("clone", .problem,
             "\(said): read by \(names), which \(passes); \(style) does not fit: claimed touches stay pressed in the application (measured: \(measured))",
             fix: "set cancelStyle: \"\(recommended)\" in devices[\(clone.rule)], then systemctl reload gestured"))
+    }
+
+    /// The warning that the scan of /proc stopped at a bound: a reader or a guard may be missing
+    /// from the checks above.
+    static func scanCheck(_ bound: ScanBound) -> DoctorCheck {
+        let reached = switch bound {
+        case .processes(let limit): "looked at the first \(limit) processes only"
+        case .descriptors(let pid, let limit): "looked at the first \(limit) open files of pid \(pid) only"
+        case .allDescriptors(let limit): "stopped after \(limit) open files in all"
+        }
+        return DoctorCheck("processes", .warning, "the scan of /proc \(reached): a clone's reader or guard past that bound was not seen",
+                           fix: "see which processes hold many files (ls /proc/*/fd | wc -l) and end those that should not")
     }
 
     static func describe(_ reader: Reader) -> String {

@@ -53,13 +53,16 @@ public struct DoctorFacts: Equatable, Sendable {
     /// A process with the clone's event node open.
     public struct Reader: Equatable, Sendable {
         public var pid: Int32
-        /// `/proc/PID/comm`.
+        /// `/proc/PID/comm`: for the messages only, never a judgement (any process names itself).
         public var command: String
         /// The Debian package that owns its executable, and the package's version, where dpkg knows.
         public var package: String?
         public var version: String?
-        public init(pid: Int32, command: String, package: String? = nil, version: String? = nil) {
-            self.pid = pid; self.command = command; self.package = package; self.version = version
+        /// Whether its executable is one of `seatManagerExecutables` (the same file: device and
+        /// inode), a program that holds input devices for the compositor.
+        public var seatManager: Bool
+        public init(pid: Int32, command: String, package: String? = nil, version: String? = nil, seatManager: Bool = false) {
+            self.pid = pid; self.command = command; self.package = package; self.version = version; self.seatManager = seatManager
         }
     }
 
@@ -103,6 +106,9 @@ public struct DoctorFacts: Equatable, Sendable {
     public var configErrors: [String] = []
     /// Why udev could not list the input devices, when it could not.
     public var udevError: String?
+    /// The bound the scan of /proc reached, when it reached one: readers and guards past it
+    /// were not seen.
+    public var scanBound: ScanBound?
 
     public init(socket: Socket, caller: Caller, devices: [Device] = [], needsUinput: Bool = false, uinputPresent: Bool = true,
                 clones: [Clone] = [], guards: [Guard] = [], configWarnings: [String] = []) {
@@ -110,6 +116,19 @@ public struct DoctorFacts: Equatable, Sendable {
         self.uinputPresent = uinputPresent; self.clones = clones; self.guards = guards; self.configWarnings = configWarnings
     }
 
-    /// Programs that hold input devices for the compositor, not readers of their own.
-    public static let seatManagers: Set<String> = ["seatd", "systemd-logind"]
+    /// Where the programs that hold input devices for the compositor, not readers of their own,
+    /// are installed (seatd; systemd-logind in /usr/lib, and in /lib before the /usr merge). A
+    /// reader is one of them when its executable is the same file as one of these, whatever it
+    /// calls itself.
+    public static let seatManagerExecutables = ["/usr/bin/seatd", "/usr/lib/systemd/systemd-logind", "/lib/systemd/systemd-logind"]
+
+    /// A bound of the scan of /proc (`ProcessScan.Limits`) that was reached.
+    public enum ScanBound: Equatable, Sendable {
+        /// `limit` processes looked at, more not.
+        case processes(limit: Int)
+        /// `limit` of one process's descriptors looked at, more not.
+        case descriptors(pid: Int32, limit: Int)
+        /// `limit` descriptors looked at in all; the scan stopped there.
+        case allDescriptors(limit: Int)
+    }
 }

@@ -16,7 +16,14 @@ enum CalibrateCommand {
         let configuration = try loadConfiguration(choice.path)
         func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
         let resolved: CalibrationDisplay.Resolved
-        switch display.resolve(waylandDisplay: variable("WAYLAND_DISPLAY"), surface: CrosshairSurface.find(path: variable("PATH"))) {
+        let plan = SurfaceShell.plan(searchPath: true)
+        var launch: SurfaceLaunch?, unusable: String?
+        switch plan {
+        case .success(let value): launch = value
+        case .failure(.noSocket(let path)): unusable = SurfaceLaunch.Refusal.noSocket(path).description
+        case .failure(.noSurface): break
+        }
+        switch display.resolve(waylandDisplay: variable("WAYLAND_DISPLAY"), surface: launch?.executable, unusable: unusable) {
         case .success(let value): resolved = value
         case .failure(let unavailable): throw CommandFailure(ExitStatus.failure, unavailable.description)
         }
@@ -33,8 +40,8 @@ enum CalibrateCommand {
         switch resolved {
         case .none(let note):
             if let note { Log.plain(note) }
-        case .wayland(let path):
-            surface = CrosshairSurface(path: path)
+        case .wayland:
+            surface = CrosshairSurface(launch: launch!)
             screen = try surface!.show(.topLeft)
             shown = .topLeft
         }

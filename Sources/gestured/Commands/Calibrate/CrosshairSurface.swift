@@ -15,27 +15,17 @@ final class CrosshairSurface {
     /// covers a slow first start of a Raspberry Pi's session.
     static let readyTimeout: Int64 = 10_000
 
-    let path: String
+    let launch: SurfaceLaunch
+    var path: String { launch.executable }
     private var child: ChildProcess?
     private var input: FileDescriptor?
     private(set) var output: FileDescriptor?
     private var errors: FileDescriptor?
     private var pending: [UInt8] = []
 
-    init(path: String) { self.path = path }
+    init(launch: SurfaceLaunch) { self.launch = launch }
 
     deinit { stop() }
-
-    /// Where `gestured-surface` is: the first executable of that name on `PATH`, else in
-    /// `CalibrationDisplay.surfaceDirectory`.
-    static func find(path: String?) -> String? {
-        let directories = (path ?? "").split(separator: ":").map(String.init) + [CalibrationDisplay.surfaceDirectory]
-        for directory in directories where !directory.isEmpty {
-            let candidate = directory + "/" + CalibrationDisplay.surfaceName
-            if access(candidate, X_OK) == 0 { return candidate }
-        }
-        return nil
-    }
 
     /// Shows `target`'s crosshair, replacing the one shown; returns the surface's size from its
     /// `ready` line.
@@ -54,9 +44,8 @@ final class CrosshairSurface {
             input = inPipe.write
             output = out.read
             errors = err.read
-            child = try ChildProcess([path, "--crosshair", SurfaceLine.crosshairArgument(target)],
-                                     environment: ChildProcess.environment(adding: []), stdin: inPipe.read, stdout: out.write,
-                                     stderr: err.write)
+            child = try SurfaceShell.start(launch, arguments: ["--crosshair", SurfaceLine.crosshairArgument(target)],
+                                           stdin: inPipe.read, stdout: out.write, stderr: err.write)
         } catch {
             throw CommandFailure(ExitStatus.failure, "\(label): cannot start: \(error)")
         }

@@ -28,17 +28,16 @@ enum CancelProbeRun {
         guard !display.isEmpty else {
             return (CancelProbe.Result(styles: [], failure: "WAYLAND_DISPLAY is not set: run it in the compositor's session"), "(none)")
         }
-        var styles: [CancelProbe.StyleResult] = []
+        var session = CancelProbe.Session()
         do throws(Failure) {
-            try probe { styles.append($0) }
-            return (CancelProbe.Result(styles: styles), display)
+            return (try probe(&session), display)
         } catch {
-            return (CancelProbe.Result(styles: styles, failure: error.message), display)
+            return (CancelProbe.Result(styles: session.results, failure: error.message), display)
         }
     }
 
-    private static func probe(_ record: (CancelProbe.StyleResult) -> Void) throws(Failure) {
-        let surfacePath = try surfaceExecutable()
+    private static func probe(_ session: inout CancelProbe.Session) throws(Failure) -> CancelProbe.Result {
+        let launch = try surfaceLaunch()
         let touchscreen: UinputClone
         do {
             touchscreen = try UinputClone(probeNamed: "gestured cancel probe", axisMaximum: CancelProbe.axisMaximum,
@@ -46,22 +45,30 @@ enum CancelProbeRun {
         } catch { throw Failure(message: "cannot make the probe's touchscreen: \(error)") }
         defer { touchscreen.close() }
         guard let node = touchscreen.devnode else { throw Failure(message: "the kernel named no node for the probe's touchscreen") }
-        try waitUntilOpened(node)
-        let surface = try SurfaceProcess(surfacePath)
+        // The touchscreen's own device number (its event node's sysfs `dev`), which a reader's descriptor must be.
+        let eventName = node.split(separator: "/").last.map(String.init) ?? ""
+        guard let number = touchscreen.syspath.flatMap({ ProcessScan.deviceNumber(sysfsDevice: $0 + "/" + eventName) }) else {
+            throw Failure(message: "the kernel gave no device number for the probe's touchscreen \(node)")
+        }
+        try waitUntilOpened(node, number)
+        let surface = try SurfaceProcess(launch)
         defer { surface.stop(within: stopMilliseconds) }
         guard try surface.lines(within: startMilliseconds, until: { if case .ready = $0 { true } else { false } }) else {
             throw Failure(message: "gestured-surface did not say ready within \(startMilliseconds / 1000) s (no fullscreen size from the compositor)")
         }
-        for (k, style) in CancelProbe.order.enumerated() {
-            var transcript = CancelProbe.Transcript(style: style)
-            let frames = CancelProbe.frames(style, trackingID: Int32(k + 1))
-            try write(frames.press, to: touchscreen)
-            try surface.lines(within: downMilliseconds) { _ = transcript.feed($0); return transcript.pressed }
-            try write(frames.end, to: touchscreen)
-            if transcript.pressed {
-                try surface.lines(within: endMilliseconds) { transcript.feed($0) }
+        var step = session.start()
+        while true {
+            switch step {
+            case .write(let frames, let wait):
+                try write(frames, to: touchscreen)
+                var next: CancelProbe.Session.Step?
+                let within = switch wait { case .down: downMilliseconds; case .ending: endMilliseconds }
+                try surface.lines(within: within) { next = session.feed($0); return next != nil }
+                step = next ?? session.deadlinePassed()
+            case .finish(let lift, let result):
+                if !lift.isEmpty { try write(lift, to: touchscreen) }
+                return result
             }
-            record(transcript.finish())
         }
     }
 
@@ -69,23 +76,19 @@ enum CancelProbeRun {
         do { try touchscreen.write(events) } catch { throw Failure(message: "writing to the probe's touchscreen: \(error)") }
     }
 
-    /// `gestured-surface` beside this executable (the build folder) or in `../libexec/gestured/`
-    /// (the package: /usr/bin/gestured, /usr/libexec/gestured/gestured-surface).
-    static func surfaceExecutable() throws(Failure) -> String {
-        var path = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &path, path.count - 1)
-        let exe = length > 0 ? String(decoding: path[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        let folder = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let candidates = [folder + "/gestured-surface", folder + "/../libexec/gestured/gestured-surface"]
-        guard let found = candidates.first(where: { access($0, X_OK) == 0 }) else {
-            throw Failure(message: "no gestured-surface (looked for \(candidates.joined(separator: " and ")))")
+    /// How `gestured-surface` is started (`SurfaceLaunch`): found beside this executable or where
+    /// the package installs it, never on PATH; as root, run as the Wayland socket's owner.
+    static func surfaceLaunch() throws(Failure) -> SurfaceLaunch {
+        switch SurfaceShell.plan(searchPath: false) {
+        case .success(let launch): return launch
+        case .failure(let refusal): throw Failure(message: refusal.description)
         }
-        return found
     }
 
-    /// Until a process other than this one has `node` open (the compositor, or the seat manager
-    /// that opens it for the compositor): inotify's `IN_OPEN` on the node says when to look again.
-    static func waitUntilOpened(_ node: String) throws(Failure) {
+    /// Until a process other than this one has the device `number` (at `node`) open (the
+    /// compositor, or the seat manager that opens it for the compositor): inotify's `IN_OPEN`
+    /// on the node says when to look again.
+    static func waitUntilOpened(_ node: String, _ number: ProcessScan.DeviceNumber) throws(Failure) {
         let inotify: Int32
         do {
             inotify = try syscall("inotify_init1", onInterrupt: .fail) { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }
@@ -94,10 +97,9 @@ enum CancelProbeRun {
         do {
             try syscall("inotify_add_watch", path: node, onInterrupt: .fail) { inotify_add_watch(inotify, node, UInt32(IN_OPEN)) }
         } catch { throw Failure(message: "\(error)") }
-        let me = getpid()
         let limit = MonotonicClock.now() + .milliseconds(startMilliseconds)
         while true {
-            if ProcessScan.readers(of: node, in: ProcessScan.processes()).contains(where: { $0.pid != me }) { return }
+            if !ProcessScan.scan(ProcessScan.Query(devices: [number], firstReaderOnly: true)).readers.isEmpty { return }
             let left = (limit - MonotonicClock.now()).microseconds / 1000
             guard left > 0 else {
                 throw Failure(message: "the compositor did not open the probe's touchscreen \(node) within \(startMilliseconds / 1000) s")

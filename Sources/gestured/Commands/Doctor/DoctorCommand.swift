@@ -50,7 +50,8 @@ enum DoctorCommand {
         }
         let entries = infos.map { DevicesCommand.entry(for: $0, configuration: configuration) }
         let cloneNames = Set(entries.compactMap { $0.description.map { UinputClone.name(cloning: $0.name) } })
-        var processes: [ProcessScan.Process]?
+        // Each clone's device number, as the kernel registered it (sysfs `dev`), and its index in facts.clones.
+        var wanted: [ProcessScan.DeviceNumber: Int] = [:]
         // The clones are listed as the panels' clones, not as devices of their own.
         for entry in entries where !cloneNames.contains(entry.info.name) {
             let ignoredBy = entry.rule.flatMap { configuration.devices[$0].ignore ? $0 : nil }
@@ -62,22 +63,30 @@ enum DoctorCommand {
                   let description = entry.description, description.cloneRefusal == nil else { continue }
             let cloneName = UinputClone.name(cloning: description.name)
             let clone = infos.first { $0.name == cloneName }
-            var verdict = DoctorFacts.Clone(device: description.name, rule: rule, cancelStyle: configuration.devices[rule].cancelStyle,
-                                            slots: description.slotCount, clone: clone?.devnode)
-            if let node = clone?.devnode {
-                if processes == nil { processes = ProcessScan.processes() }
-                verdict.readers = ProcessScan.readers(of: node, in: processes ?? []).map(reader)
-            }
-            facts.clones.append(verdict)
+            if let clone, let number = ProcessScan.deviceNumber(sysfsDevice: clone.syspath) { wanted[number] = facts.clones.count }
+            facts.clones.append(DoctorFacts.Clone(device: description.name, rule: rule, cancelStyle: configuration.devices[rule].cancelStyle,
+                                                  slots: description.slotCount, clone: clone?.devnode))
         }
-        if !facts.clones.isEmpty { facts.guards = ProcessScan.guards(in: processes ?? ProcessScan.processes()) }
+        guard !facts.clones.isEmpty else { return facts }
+        let found = ProcessScan.scan(ProcessScan.Query(devices: Set(wanted.keys), daemonExecutables: ProcessScan.identities(of: daemonExecutables),
+                                                       seatManagerExecutables: ProcessScan.identities(of: DoctorFacts.seatManagerExecutables)))
+        for process in found.readers {
+            if let k = wanted[process.device] { facts.clones[k].readers.append(reader(process)) }
+        }
+        facts.guards = found.guards
+        facts.scanBound = found.bound
         return facts
     }
 
-    static func reader(_ process: ProcessScan.Process) -> DoctorFacts.Reader {
-        var reader = DoctorFacts.Reader(pid: process.pid, command: process.command)
-        if !DoctorFacts.seatManagers.contains(process.command), let executable = process.executable,
-           let owner = DebianPackages.owner(of: executable) {
+    /// The daemon's executable as doctor knows it: its own (doctor is the daemon's binary), and
+    /// where the package and `make install` put it (a doctor run from a build folder).
+    /// A guard started from a binary replaced since (an upgrade without a restart) is none of
+    /// these; the package restarts the daemon, whose new guards are.
+    static let daemonExecutables = ["/proc/self/exe", "/usr/bin/gestured", "/usr/local/bin/gestured"]
+
+    static func reader(_ process: ProcessScan.Reader) -> DoctorFacts.Reader {
+        var reader = DoctorFacts.Reader(pid: process.pid, command: process.command, seatManager: process.seatManager)
+        if !process.seatManager, let executable = process.executable, let owner = DebianPackages.owner(of: executable) {
             reader.package = owner.package
             reader.version = owner.version
         }

@@ -14,13 +14,13 @@ final class SurfaceProcess {
     private var pending: [UInt8] = []
     private var stopped = false
 
-    init(_ path: String) throws(CancelProbeRun.Failure) {
+    init(_ launch: SurfaceLaunch) throws(CancelProbeRun.Failure) {
+        let path = launch.executable
         do {
             let stdin = try ChildProcess.inputPipe()
             let stdout = try ChildProcess.outputPipe(), stderr = try ChildProcess.outputPipe()
             defer { try? stdin.read.close(); try? stdout.write.close(); try? stderr.write.close() }
-            child = try ChildProcess([path], environment: ChildProcess.environment(adding: []), stdin: stdin.read,
-                                     stdout: stdout.write, stderr: stderr.write)
+            child = try SurfaceShell.start(launch, stdin: stdin.read, stdout: stdout.write, stderr: stderr.write)
             input = stdin.write
             output = stdout.read
             errors = stderr.read
