@@ -41,6 +41,17 @@ public struct InputAction: Hashable, Sendable {
         }
     }
 
+    /// What it sends, in words (`replay`'s notice, `explain`): `key KEY_LEFTALT+KEY_HOME`,
+    /// `click right`, `click left at 10,20`, `scroll vertical natural`.
+    public var summary: String {
+        switch kind {
+        case .key(let codes): "key " + codes.map(KeyName.name(of:)).joined(separator: "+")
+        case .click(let button, nil): "click \(button.rawValue)"
+        case .click(let button, let at?): "click \(button.rawValue) at \(at.x),\(at.y)"
+        case .scroll(let axes, let direction): "scroll \(axes.rawValue) \(direction.rawValue)"
+        }
+    }
+
     /// Whether it moves the pointer (so the device needs the absolute axes).
     public var usesPointer: Bool {
         switch kind {
