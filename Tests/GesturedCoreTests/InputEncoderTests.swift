@@ -133,3 +133,19 @@ func inputTranscript(_ events: [RawEvent]) -> [String] {
         #expect(InputEncoder.releasingEverything(InputCapabilities()).isEmpty)
     }
 }
+
+@Suite struct InputBudgetTests {
+    /// Twenty keys or clicks in any second, the twenty-first dropped until the first is a second
+    /// old; scrolls are never counted.
+    @Test func twentyKeysOrClicksASecond() {
+        var budget = InputBudget()
+        let key = InputAction(.key([30])), scroll = InputAction(.scroll(.vertical, .natural))
+        let ms = { (n: Int64) in Instant(microseconds: n * 1000) }
+        var allowed = (0..<25).map { budget.allows(key, at: ms(Int64($0) * 10)) }
+        #expect(allowed == Array(repeating: true, count: 20) + Array(repeating: false, count: 5))
+        allowed = [budget.allows(scroll, at: ms(250)), budget.allows(key, at: ms(999))]
+        #expect(allowed == [true, false])
+        allowed = [budget.allows(key, at: ms(1000)), budget.allows(key, at: ms(1005)), budget.allows(key, at: ms(1010))]
+        #expect(allowed == [true, false, true])
+    }
+}
