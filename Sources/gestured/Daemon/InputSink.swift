@@ -33,10 +33,6 @@ final class InputSink {
         let screen = sizes.indices.contains(capabilities.pointerScreen) ? sizes[capabilities.pointerScreen] : sizes[0]
         if let device, device.capabilities == capabilities, device.screen == screen { return }
         close()
-        if configuration.screensWithPointerInput.count > 1 {
-            Log.warning("clicks and scrolls on several screens: the pointer of \(UinputInputDevice.name) spans the first "
-                        + "of them only, ignoring the others' sizes")
-        }
         do {
             let made = try UinputInputDevice(capabilities, screen: screen, uinputPath: uinputPath)
             device = made
