@@ -8,8 +8,9 @@
 extension Configuration {
     /// The sentence after `input: ID sends …; ` for `gesture`, nil when it sends no input.
     public func inputNote(for gesture: GestureSpec) -> String? {
-        guard let input = gesture.action?.input else { return nil }
-        let when = input.followsGesture ? "while it lasts" : "when it \(gesture.action!.state.rawValue == "began" ? "begins" : "reaches \(gesture.action!.state.rawValue)")"
+        guard let action = gesture.action, let input = action.input else { return nil }
+        let when = input.followsGesture ? "while it lasts"
+            : action.state == .began ? "when it begins" : "when it reaches \(action.state.rawValue)"
         let sends = "\(gesture.id) sends \(input.summary) \(when)"
         switch applicationPath {
         case .grabbed: return sends + "; the application gets none of its touches (grabbed, not forwarded)"
@@ -47,9 +48,9 @@ extension Configuration {
                 let viewPath = "\(prefix)[\(i)]"
                 let forwards = forwarding && view.forwardsTouches
                 for (k, gesture) in view.gestures.enumerated() {
-                    guard gesture.action?.input != nil, lifts, forwards, !gesture.delivery.delaysTouchesBegan,
-                          gesture.delivery.cancelsTouchesInView else { continue }
-                    warnings.append(.init(keyPath: "\(viewPath).gestures[\(k)].action.input", message: inputNote(for: gesture)!
+                    guard lifts, forwards, !gesture.delivery.delaysTouchesBegan, gesture.delivery.cancelsTouchesInView,
+                          let note = inputNote(for: gesture) else { continue }
+                    warnings.append(.init(keyPath: "\(viewPath).gestures[\(k)].action.input", message: note
                         + " as well as the input; set delaysTouchesBegan: true so that it gets nothing of them"))
                 }
                 walk(view.subviews, viewPath + ".subviews", forwarding: forwards)

@@ -161,7 +161,7 @@ final class Daemon {
         parts.clients.authority = authority
         parts.requests.configure(fresh, authority: authority)
         parts.actions.configure(fresh)
-        parts.inputs.configure(fresh, sizes: parts.live.pipeline.screens.map(\.size))
+        parts.inputs.configure(fresh, sizes: parts.live.screenSizes)
         Log.info("configuration reloaded from \(configPath ?? "the embedded default")")
     }
 
