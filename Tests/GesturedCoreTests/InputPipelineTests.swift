@@ -9,6 +9,8 @@ struct InputScript {
     var pipeline: GesturePipeline
     let device: GesturePipeline.DeviceID
     var lines: [String] = []
+    /// What `gestured replay` says instead of sending (`ActionRequest.replayNotice`).
+    var notices: [String] = []
     private var encoder = InputEncoder(screen: Size(width: 1000, height: 1000))
     private var script = PanelScript(firstTrackingID: 100)
 
@@ -40,6 +42,7 @@ struct InputScript {
     mutating func record(_ batch: Batch) {
         for case .gesture(let g) in batch.outputs { lines.append("\(g.time.microseconds / 1000) \(g.name) \(g.state.rawValue)") }
         for request in batch.actions {
+            notices.append(request.replayNotice(in: batch))
             guard let input = request.action.input, let event = request.event(in: batch) else { continue }
             var out: [RawEvent] = []
             encoder.encode(input, for: event, into: &out)
@@ -77,6 +80,7 @@ struct InputScript {
             "500 menu began", "input ABS_X 302 ABS_Y 401", "input BTN_RIGHT 1", "input BTN_RIGHT 0",
             "700 menu ended",
         ])
+        #expect(s.notices == ["replay: would send click right (menu began at 0.500000)"])
     }
 
     /// Without delaysTouchesBegan the application saw the down; the long press's begin cancels it
