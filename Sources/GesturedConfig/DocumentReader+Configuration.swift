@@ -227,7 +227,7 @@ extension DocumentReader {
     }
 
     /// `[x, y]` or `{x, y}`.
-    private mutating func point(_ node: Node) -> Point? {
+    mutating func point(_ node: Node) -> Point? {
         if case .array(let elements) = node.value {
             guard elements.count == 2 else {
                 report("expected 2 numbers [x, y], found \(elements.count)", at: node.path)

@@ -69,6 +69,10 @@ extension DocumentReader {
         if let flag = bool(members["delaysTouchesBegan"]) { delivery.delaysTouchesBegan = flag }
         if let flag = bool(members["delaysTouchesEnded"]) { delivery.delaysTouchesEnded = flag }
         guard let typeName, let kind = kind(typeName, members, of: node) else { return nil }
+        if let input = action?.input, case .scroll = input.kind, !kind.hasTranslation {
+            report("scroll needs a gesture with a translation (pan or screenEdgePan), not \(typeName)",
+                   at: node.member("action") + ".input.scroll")
+        }
         return GestureSpec(id: id ?? "", kind: kind, requireToFail: requireToFail.map(\.id),
                            recognizeSimultaneouslyWith: simultaneous.map(\.id), action: action, delivery: delivery)
     }

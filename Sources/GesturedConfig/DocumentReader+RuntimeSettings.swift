@@ -4,7 +4,7 @@ extension ConfigKeys {
     static let layoutView = ["isHidden", "isUserInteractionEnabled", "frame"]
     static let control = ["uids", "groups"]
     static let socket = ["mode", "group", "maxClients", "maxClientsPerUser", "maxQueuedBytes", "readTimeout"]
-    static let action = ["on", "run", "timeout"]
+    static let action = ["on", "run", "timeout", "input"]
 }
 
 /// The largest per-client queue a configuration may ask for: beyond, a handful of stalled
@@ -127,7 +127,8 @@ extension DocumentReader {
     /// `{ on: "ended", run: ["/usr/bin/systemctl", "restart", "kiosk"], timeout: 5 }`.
     mutating func gestureAction(_ node: Node, keys: [String] = ConfigKeys.action) -> GestureAction? {
         guard let members = object(node) else { return nil }
-        checkKeys(members, of: node, known: keys, required: ["run"])
+        let inputNode = keys.contains("input") ? members["input"] : nil
+        checkKeys(members, of: node, known: keys, required: inputNode == nil ? ["run"] : [])
         var state = GestureState.ended
         if let onNode = members["on"], let text = string(onNode) {
             let states: [GestureState] = [.began, .changed, .ended, .cancelled, .failed]
@@ -140,6 +141,9 @@ extension DocumentReader {
         var timeout = GestureAction.defaultTimeout
         if let timeoutNode = members["timeout"], let seconds = number(timeoutNode, minimum: 0, maximum: Self.maximumDuration) {
             if seconds > 0 { timeout = Interval(seconds: seconds) } else { report("must be greater than 0", at: timeoutNode.path) }
+        }
+        if let inputNode {
+            return gestureInput(inputNode, state: state, members: members)
         }
         if let runNode = members["run"], case .string(let line) = runNode.value {
             // A command line: the words it most likely meant, each its own string (no shell runs it).
@@ -155,5 +159,20 @@ extension DocumentReader {
         guard argv.count == elements.count else { return nil }
         if argv[0].isEmpty { report("must not be empty", at: elements[0].path); return nil }
         return GestureAction(state: state, run: argv, timeout: timeout)
+    }
+
+    /// An action's `input` (`inputAction`) with the rest of the action's keys judged for it.
+    private mutating func gestureInput(_ inputNode: Node, state: GestureState, members: [String: Node]) -> GestureAction? {
+        for key in ["run", "timeout"] where members[key] != nil {
+            report("an action takes run or input, not both; \(key) applies to run", at: members[key]!.path)
+        }
+        guard let input = inputAction(inputNode) else { return nil }
+        if input.followsGesture, let on = members["on"] {
+            report("a scroll follows its gesture from began to its end; remove \"on\"", at: on.path)
+        } else if !input.followsGesture, state == .changed {
+            // A key or a click at every frame of a moving finger: never what anyone wants.
+            report("input on \"changed\" would be sent at every frame; use began or ended", at: members["on"]!.path)
+        }
+        return GestureAction(state: state, input: input)
     }
 }

@@ -89,6 +89,23 @@ import Testing
         }
     }
 
+    /// A gesture with an input action needs `gestured input`, made through /dev/uinput, as a
+    /// clone does: the answer and the generator's drop-in follow it; a command action does not.
+    @Test func anInputActionIsGrantedUinputToo() throws {
+        let input = #"{ views: [ { id: "root", gestures: [ { id: "menu", type: "longPress", action: { on: "began", input: { click: "right" } } } ] } ] }"#
+        let command = input.replacing(#"input: { click: "right" }"#, with: #"run: ["/bin/true"]"#)
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-uinput")
+        for (text, answer) in [(input, "uinput: yes\n"), (command, "uinput: no\n")] {
+            let run = try gestured(["check-config", "--needs-uinput", try directory.write("a.json5", text)], in: directory.path)
+            #expect(run.termination == .exited(0) && run.stdout == answer, "\(text): \(run.stdout)\(run.stderr)")
+        }
+        let granted = try generate(input)
+        let directives = try #require(granted.dropIn, "no drop-in for an input action")
+            .split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
+        #expect(directives == Self.dropIn)
+        #expect(try generate(command).dropIn == nil)
+    }
+
     /// The unit with the drop-in as systemd loads it: verify finds nothing wrong, and the grant
     /// keeps the exposure within the limit.
     @Test func theGrantedServiceVerifiesAndStaysWithinTheExposureLimit() throws {

@@ -308,11 +308,12 @@ final class LibinputEvents {
     let fifo: FileDescriptor
     private var pending = ""
 
-    init(node: String, in directory: TestEnvironment.TemporaryDirectory) throws {
+    /// - Parameter options: more of debug-events' options (`--show-keycodes`).
+    init(node: String, in directory: TestEnvironment.TemporaryDirectory, options: [String] = []) throws {
         let path = directory.path + "/libinput.fifo"
         guard mkfifo(path, 0o600) == 0 else { throw SystemError(operation: "mkfifo", path: path, errno: .current) }
         fifo = try FileDescriptor.open(path, flags: O_RDONLY | O_NONBLOCK)
-        process = try Subprocess("/usr/bin/stdbuf", ["-oL", "libinput", "debug-events", "--device", node],
+        process = try Subprocess("/usr/bin/stdbuf", ["-oL", "libinput", "debug-events"] + options + ["--device", node],
                                  stdout: .file(path), stderr: .file(directory.path + "/libinput.stderr"))
     }
 

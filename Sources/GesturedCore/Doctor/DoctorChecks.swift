@@ -45,8 +45,8 @@ extension DoctorFacts {
         checks += deviceChecks()
         if needsUinput {
             checks.append(uinputPresent
-                ? DoctorCheck("uinput", .ok, "/dev/uinput present (a passThrough rule needs it)")
-                : DoctorCheck("uinput", .problem, "/dev/uinput is missing: passThrough rules cannot clone their panel",
+                ? DoctorCheck("uinput", .ok, "/dev/uinput present (passThrough and input actions need it)")
+                : DoctorCheck("uinput", .problem, "/dev/uinput is missing: passThrough rules cannot clone their panel, nor input actions make gestured input",
                               fix: "load the module: modprobe uinput; at every boot: echo uinput > /etc/modules-load.d/gestured-uinput.conf"))
         }
         var verdicts: [CloneVerdict] = []

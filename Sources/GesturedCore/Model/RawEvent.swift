@@ -18,6 +18,7 @@ public struct RawEvent: Hashable, Sendable {
 public enum EventCode {
     public static let EV_SYN: UInt16 = 0x00
     public static let EV_KEY: UInt16 = 0x01
+    public static let EV_REL: UInt16 = 0x02
     public static let EV_ABS: UInt16 = 0x03
 
     public static let SYN_REPORT: UInt16 = 0
@@ -28,6 +29,11 @@ public enum EventCode {
     public static let BTN_TOOL_FINGER: UInt16 = 0x145
     public static let BTN_TOOL_PEN: UInt16 = 0x140
     public static let BTN_TOOL_RUBBER: UInt16 = 0x141
+
+    public static let REL_HWHEEL: UInt16 = 0x06
+    public static let REL_WHEEL: UInt16 = 0x08
+    public static let REL_WHEEL_HI_RES: UInt16 = 0x0b
+    public static let REL_HWHEEL_HI_RES: UInt16 = 0x0c
 
     public static let ABS_X: UInt16 = 0x00
     public static let ABS_Y: UInt16 = 0x01

@@ -88,11 +88,30 @@ public struct GestureAction: Hashable, Sendable {
     public static let killGrace = Interval(seconds: 2)
 
     public var state: GestureState
-    /// argv; `run[0]` is looked up in `PATH` when it has no slash.
+    /// argv; `run[0]` is looked up in `PATH` when it has no slash. Empty for an input action.
     public var run: [String]
     public var timeout: Interval
+    /// Input the gesture sends instead of running a command (`input`); nil for a command.
+    public var input: InputAction?
 
     public init(state: GestureState = .ended, run: [String], timeout: Interval = GestureAction.defaultTimeout) {
         self.state = state; self.run = run; self.timeout = timeout
+    }
+
+    /// An action that sends input (`action: { on: …, input: { … } }`).
+    public init(state: GestureState = .ended, input: InputAction) {
+        self.state = state; self.run = []; self.timeout = GestureAction.defaultTimeout; self.input = input
+    }
+
+    /// Whether an event in `state` reaches the action: its one state, or for a scroll every
+    /// state of the gesture (it follows the translation from began to the end).
+    public func fires(on state: GestureState) -> Bool {
+        if let input, input.followsGesture {
+            switch state {
+            case .began, .changed, .ended, .cancelled: return true
+            case .failed: return false
+            }
+        }
+        return state == self.state
     }
 }

@@ -111,6 +111,7 @@ public struct ActionRequest: Hashable, Sendable {
         case .kiosk(let line): why = "\(PowerPolicy.wakeActionName), \(line.name) at \(line.time)"
         case .touch(let touch): why = "touch at \(touch.time)"
         }
+        if let input = action.input { return "replay: would send \(input.summary) (\(why))" }
         return "replay: would run \(words.joined(separator: " ")) (\(why))"
     }
 }

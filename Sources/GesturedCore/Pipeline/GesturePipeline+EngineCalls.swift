@@ -64,7 +64,7 @@ extension GesturePipeline {
         if !ownership.isEmpty { forwarder.apply(ownership, screen: screen) }
         for event in gestureEvents {
             batch.outputs.append(.gesture(event))
-            if let action = event.label.action, action.state == event.state {
+            if let action = event.label.action, action.fires(on: event.state) {
                 batch.actions.append(ActionRequest(output: batch.outputs.count - 1, action: action))
             }
         }

@@ -19,7 +19,7 @@ extension Configuration {
     public func warnings() -> [ConfigurationWarning] {
         let viewWarnings = screens.isEmpty ? warnings(views: views, screen: screen, prefix: "views")
             : screens.indices.flatMap { k in warnings(views: screens[k].views, screen: screens[k].size, prefix: "screens[\(k)].views") }
-        return passThroughWarnings() + viewWarnings
+        return passThroughWarnings() + inputWarnings() + viewWarnings
     }
 
     /// The warnings of one screen's view tree; `prefix` is the key path of its `views`.

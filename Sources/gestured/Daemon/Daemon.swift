@@ -25,6 +25,7 @@ final class Daemon {
         let devices: DeviceHub
         let clones: CloneSinks
         let actions: ActionRunner
+        let inputs: InputSink
         let supervisor: Supervisor
         let hotplug: Hotplug
     }
@@ -160,6 +161,7 @@ final class Daemon {
         parts.clients.authority = authority
         parts.requests.configure(fresh, authority: authority)
         parts.actions.configure(fresh)
+        parts.inputs.configure(fresh, sizes: parts.live.screenSizes)
         Log.info("configuration reloaded from \(configPath ?? "the embedded default")")
     }
 
@@ -170,6 +172,7 @@ final class Daemon {
         parts.clones.flush()
         parts.clients.flushAll()
         parts.actions.stop()
+        parts.inputs.close()
         parts.clients.server.close()
         Log.info("stopped")
     }

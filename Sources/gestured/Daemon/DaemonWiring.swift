@@ -18,6 +18,8 @@ extension Daemon {
         let server: UnixSocketServer
         /// udev, or a test's own (`DeviceSource`).
         let devices: any DeviceSource
+        /// Where `gestured input` is made (`InputSink`).
+        var uinputPath = "/dev/uinput"
     }
 
     /// The parts (`Parts`) for `configuration`, registered with the poller, the devices present
@@ -51,7 +53,9 @@ extension Daemon {
         let clients = ClientHub(server: server, poller: poller, clock: clock, authority: authority, settings: configuration.socket)
         clients.logsTrace = trace  // `run --trace`; clients may subscribe to the trace as well
         let clones = CloneSinks(poller: poller)
-        let shell = Shell(clients: clients, actions: actions, clones: clones, clock: clock)
+        let inputs = InputSink(uinputPath: surroundings.uinputPath)
+        inputs.configure(configuration, sizes: sizes)
+        let shell = Shell(clients: clients, actions: actions, clones: clones, inputs: inputs, clock: clock)
         let live = LivePipeline(pipeline, shell: shell)
         live.setReporting(clients.reporting)   // no touch outputs until a client subscribes to them
         let devices = DeviceHub(poller: poller, live: live, clones: clones, clock: clock, configuration: configuration)
@@ -73,7 +77,7 @@ extension Daemon {
         if devices.count == 0 { Log.info("no touchscreen found; waiting for clients on \(server.path)") }
         Log.info("listening on \(server.path)")
         let parts = Parts(live: live, clients: clients, requests: requests, devices: devices, clones: clones, actions: actions,
-                          supervisor: supervisor, hotplug: hotplug)
+                          inputs: inputs, supervisor: supervisor, hotplug: hotplug)
         return Daemon(parts: parts, poller: poller, timer: surroundings.timer, clock: clock, signals: surroundings.signals,
                       configPath: configPath)
     }

@@ -31,6 +31,8 @@ final class LivePipeline {
 
     /// Whether a touch is down on the screen.
     func hasTouchesDown(onScreen screen: Int) -> Bool { Self.reading(&pipeline) { $0.hasTouchesDown(onScreen: screen) } }
+    /// Each screen's size in points (after a reload: `InputSink`'s pointer spans one).
+    var screenSizes: [Size] { Self.reading(&pipeline) { $0.screens.map(\.size) } }
 
     private static func reading<T>(_ pipeline: inout GesturePipeline, _ read: (GesturePipeline) -> T) -> T { read(pipeline) }
 

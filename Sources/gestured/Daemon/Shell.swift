@@ -24,6 +24,8 @@ final class Shell: BatchCarrying {
     private let clients: ClientHub
     private let actions: ActionRunner
     private let clones: CloneSinks
+    /// The gestures' input actions (`gestured input`), apart from the commands.
+    private let inputs: InputSink
     private let clock: any Clock
     /// Grabs (true) or lets go of a panel for the kiosk policy's claims (`DeviceHub`'s, set
     /// once it exists).
@@ -37,9 +39,10 @@ final class Shell: BatchCarrying {
         }
     }
 
-    init(clients: ClientHub, actions: ActionRunner, clones: CloneSinks, clock: any Clock) {
+    init(clients: ClientHub, actions: ActionRunner, clones: CloneSinks, inputs: InputSink, clock: any Clock) {
         self.clients = clients
         self.actions = actions
+        self.inputs = inputs
         self.clones = clones
         self.clock = clock
     }
@@ -53,7 +56,12 @@ final class Shell: BatchCarrying {
             let now = clock.now()
             for request in batch.actions {
                 switch batch.outputs[request.output] {
-                case .gesture(let event): actions.run(request.action, for: event, seq: request.seq, now: now)
+                case .gesture(let event):
+                    if let input = request.action.input {
+                        inputs.send(input, for: event, now: now)
+                    } else {
+                        actions.run(request.action, for: event, seq: request.seq, now: now)
+                    }
                 case .kiosk:   // the wake action: the `wake` line's variables
                     actions.run(request.action, name: PowerPolicy.wakeActionName,
                                 variables: request.variables.map { ($0.name, $0.value) }, now: now)
