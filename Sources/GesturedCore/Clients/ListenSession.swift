@@ -19,6 +19,9 @@ public struct ListenHandshake: Hashable, Sendable {
         case event
     }
 
+    /// Whether the daemon's `hello` has arrived.
+    public var isGreeted: Bool { !helloPending }
+
     /// Whether every answer has arrived.
     public var isComplete: Bool { !helloPending && answersPending == 0 }
 

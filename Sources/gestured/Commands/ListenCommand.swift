@@ -36,6 +36,10 @@ enum ListenCommand {
         /// SIGINT and SIGTERM end an `--exec` run only once its commands are done.
         let signals: SignalChannel?
         var backoff = ReconnectBackoff()
+        /// Since when the daemon is away: nil while connected and greeted. A connection the
+        /// daemon closes before its `hello` (it refused the client) is part of the outage, so
+        /// the messages stay one per outage and the waits keep growing.
+        var outage: Instant?
 
         init(option: String?, requests: [String], exec: ListenExec?, reconnect: Bool) {
             self.option = option; self.requests = requests; self.exec = exec; self.reconnect = reconnect
@@ -49,10 +53,11 @@ enum ListenCommand {
                 let end = try serve(fd, path: socket.path)
                 close(fd)
                 guard case .lost(let reason) = end, reconnect else { return try finish() }
-                Log.plain("gestured listen: lost the daemon at \(socket.path) (\(reason)); connecting again, every "
-                          + "\(ReconnectBackoff.first.seconds) s to \(ReconnectBackoff.maximum.seconds) s")
-                let outage = MonotonicClock.now()
-                backoff.reset()
+                if outage == nil {
+                    Log.plain("gestured listen: lost the daemon at \(socket.path) (\(reason)); connecting again, every "
+                              + "\(ReconnectBackoff.first.seconds) s to \(ReconnectBackoff.maximum.seconds) s")
+                    outage = MonotonicClock.now()
+                }
                 while true {
                     guard try wait(backoff.delay()) else { return try finish() }
                     do throws(CommandFailure) {
@@ -61,12 +66,19 @@ enum ListenCommand {
                         break
                     } catch {}
                 }
-                let seconds = (MonotonicClock.now() - outage).seconds
-                Log.plain("gestured listen: connected to \(socket.path) again after \(LineEncoder.fixed(seconds, decimals: 1)) s")
             }
         }
 
         enum End { case signalled, lost(String) }
+
+        /// The daemon's `hello` arrived: the outage, if any, is over.
+        private mutating func greeted(path: String) {
+            backoff.reset()
+            guard let since = outage else { return }
+            outage = nil
+            let seconds = (MonotonicClock.now() - since).seconds
+            Log.plain("gestured listen: connected to \(path) again after \(LineEncoder.fixed(seconds, decimals: 1)) s")
+        }
 
         /// Reads one connection to its end: the lines printed or run, commands reaped.
         private mutating func serve(_ fd: Int32, path: String) throws(CommandFailure) -> End {
@@ -93,8 +105,9 @@ enum ListenCommand {
                 while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
                     let line = pending[start..<newline]
                     let text = String(decoding: line, as: UTF8.self)
+                    let greeting = !handshake.isGreeted
                     switch handshake.classify(text[...]) {
-                    case .exchange: break
+                    case .exchange: if greeting, handshake.isGreeted { greeted(path: path) }
                     case .refused: throw CommandFailure(ExitStatus.usage, "the daemon refused a request: \(text)")
                     case .event:
                         if let exec { try exec.handle(line: text[...]) } else { out += line; out.append(UInt8(ascii: "\n")) }
@@ -103,7 +116,6 @@ enum ListenCommand {
                 }
                 pending.removeFirst(start)
                 if !out.isEmpty { try ListenCommand.writeAll(1, out, path: "stdout"); out.removeAll(keepingCapacity: true) }
-                if handshake.isComplete { backoff.reset() }
             }
         }
 
