@@ -44,6 +44,9 @@ enum ListenCommand {
         init(option: String?, requests: [String], exec: ListenExec?, reconnect: Bool) {
             self.option = option; self.requests = requests; self.exec = exec; self.reconnect = reconnect
             signals = exec == nil ? nil : try? SignalChannel(signals: [SIGINT, SIGTERM])
+            // A daemon gone mid-write is an outage to wait out, not a reason to die (SignalChannel
+            // ignores SIGPIPE already; without it, stdout's EPIPE is then an error).
+            if reconnect { signal(SIGPIPE, SIG_IGN) }
         }
 
         mutating func run() throws(CommandFailure) {
@@ -82,7 +85,11 @@ enum ListenCommand {
 
         /// Reads one connection to its end: the lines printed or run, commands reaped.
         private mutating func serve(_ fd: Int32, path: String) throws(CommandFailure) -> End {
-            try ListenCommand.writeAll(fd, Array(requests.map { $0 + "\n" }.joined().utf8), path: path)
+            // A daemon that closed at once (it refused the client, or is stopping) is lost like
+            // one that closes later.
+            do throws(CommandFailure) { try ListenCommand.writeAll(fd, Array(requests.map { $0 + "\n" }.joined().utf8), path: path) } catch {
+                return .lost(error.lines.joined(separator: " "))
+            }
             var handshake = ListenHandshake(requests: requests.count)
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
