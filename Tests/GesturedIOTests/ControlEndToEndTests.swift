@@ -173,4 +173,21 @@ import Testing
         }
         try daemon.stop(readingRestOf: [])
     }
+
+    /// A reload applies `permissions`: nobody's `screen off` is refused, the file grants it the
+    /// `screen` right, SIGHUP, and the same request is obeyed.
+    @Test func aReloadAppliesPermissions() throws {
+        guard let daemon = try RunningDaemon(config: Self.config(extra: #"socket: { mode: "0666" },"#)) else { return }
+        let watcher = try daemon.connect()
+        #expect(try watcher.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
+        #expect(try Self.requestAsNobody(daemon, ["screen off"]).last == Self.refusal("screen", "screen"))
+        _ = try daemon.directory.write("c.json5", Self.config(extra: #"socket: { mode: "0666" }, permissions: { screen: { uids: [65534] } },"#))
+        #expect(kill(try daemon.pid(), SIGHUP) == 0)
+        // The signal is pending before the ping; the loop handles it no later than the ping's batch.
+        try watcher.send(line: "ping")
+        #expect(try watcher.readLine(deadline: deadline(milliseconds: 5000)) == "ok command=ping")
+        #expect(try Self.requestAsNobody(daemon, ["screen off"]).last == "ok command=screen")
+        try daemon.stop(readingRestOf: [watcher])
+        #expect(daemon.log.contains("configuration reloaded from"), "\(daemon.log)")
+    }
 }
