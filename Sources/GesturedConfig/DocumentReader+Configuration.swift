@@ -2,7 +2,8 @@ import GesturedCore
 
 /// The keys of each object of the configuration (CONTRACT.md §2, docs/CONFIG.md).
 enum ConfigKeys {
-    static let root = ["screen", "devices", "views", "layouts", "control", "socket", "screens", "idle", "power", "lock"]
+    static let root = ["screen", "devices", "views", "layouts", "control", "permissions", "socket", "screens", "idle",
+                            "power", "lock"]
     static let screenEntry = ["id", "width", "height", "devices", "views", "layouts", "idle", "power", "lock"]
     static let screenDevice = ["match"]
     static let screen = ["width", "height"]
@@ -41,6 +42,7 @@ extension DocumentReader {
         if let node = members["control"], node.value != .null, let policy = controlPolicy(node) {
             configuration.control = policy
         }
+        if let node = members["permissions"], node.value != .null { configuration.permissions = permissions(node) }
         if let node = members["socket"], node.value != .null, let settings = socketSettings(node) {
             configuration.socket = settings
         }

@@ -73,6 +73,24 @@ extension DocumentReader {
         return policy
     }
 
+    /// `{ screen: { uids: [1000] }, lock: { groups: ["cleaning"] }, … }`: each key a right
+    /// (`Right`), each value what `control` takes.
+    mutating func permissions(_ node: Node) -> [Right: ControlPolicy] {
+        guard let members = object(node) else { return [:] }
+        let names = Right.allCases.map(\.rawValue)
+        checkKeys(members, of: node, known: names) { key in
+            ": not a right (\(names.joined(separator: ", ")))"
+                + (closestMatch(to: key, among: names).map { "; did you mean \"\($0)\"?" } ?? "")
+        }
+        var result: [Right: ControlPolicy] = [:]
+        for right in Right.allCases {
+            if let member = members[right.rawValue], member.value != .null, let policy = controlPolicy(member) {
+                result[right] = policy
+            }
+        }
+        return result
+    }
+
     /// A uid or gid: an integer from 0 to below 2³²−1 (`(uid_t)-1` means "none" to the kernel).
     private mutating func accountID(_ element: Node, noun: String) -> UInt32? {
         guard let n = integer(element, minimum: 0) else { return nil }

@@ -18,7 +18,7 @@ enum Command: Equatable {
     case devices(config: String?, json: Bool)
     case doctor(config: String?, socket: String?, json: Bool, probeCancel: Bool)
     case calibrate(config: String?, device: String?, display: CalibrationDisplay, json: Bool)
-    case listen(socket: String?, format: LineFormat, filter: LineFilter?, touches: Bool, failed: Bool,
+    case listen(socket: String?, format: LineFormat, filter: LineFilter?, touches: Bool, failed: Bool, reconnect: Bool = false,
                 exec: String? = nil, shell: Bool = false)
     /// `ctl [--socket PATH] REQUEST…`: one request line.
     case ctl(socket: String?, request: String)
@@ -145,6 +145,7 @@ enum Arguments {
                 }
             }
             let touches = options.flag("--touches"), failed = options.flag("--failed")
+            let reconnect = options.flag("--reconnect")
             let exec = try options.value("--exec"), shell = options.flag("--shell")
             if let exec {
                 if exec.allSatisfy({ $0 == " " }) { throw UsageError(message: "--exec needs a command") }
@@ -155,7 +156,7 @@ enum Arguments {
             }
             try options.finish(positional: 0)
             return .listen(socket: socket, format: format, filter: filter, touches: touches, failed: failed,
-                           exec: exec, shell: shell)
+                           reconnect: reconnect, exec: exec, shell: shell)
         case "ctl":
             // Options come before the request; every word after its first is the request's,
             // `-1` included (the daemon judges it).

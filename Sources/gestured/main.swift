@@ -3,8 +3,9 @@ import Glibc
 
 /// The `gestured` executable: parses the command line, runs one command, and is the only
 /// place that logs or chooses an exit status.
-/// `--socket`'s value, or the default path.
-func socketPath(_ given: String?) throws(CommandFailure) -> String {
+/// The daemon's socket: `--socket`'s value, or its own default (clients look elsewhere first:
+/// `ClientSocket`).
+func daemonSocketPath(_ given: String?) throws(CommandFailure) -> String {
     if let given { return given }
     return try defaultSocketPath()
 }
@@ -59,18 +60,18 @@ do throws(CommandFailure) {
         try StrokeCommands.record(name: name, output: output, recording: recording, description: description)
     case .recordLiveStroke(let name, let output, let config, let timeout):
         try StrokeCommands.recordLive(name: name, output: output, config: config, timeout: timeout)
-    case .listen(let socket, let format, let filter, let touches, let failed, let exec, let shell):
+    case .listen(let socket, let format, let filter, let touches, let failed, let reconnect, let exec, let shell):
         let runner = try exec.map { command throws(CommandFailure) in try ListenExec(command: command, shell: shell) }
-        try ListenCommand.run(socket: socketPath(socket), format: format, filter: filter, touches: touches, failed: failed,
-                              exec: runner)
+        try ListenCommand.run(socket: socket, format: format, filter: filter, touches: touches, failed: failed,
+                              reconnect: reconnect, exec: runner)
     case .ctl(let socket, let request):
-        try CtlCommand.run(socket: socketPath(socket), request: request)
+        try CtlCommand.run(socket: ClientSocket(option: socket), request: request)
     case .cloneGuard(let slots, let style, let touchButton):
         try CloneGuardCommand.run(slots: slots, style: style, touchButton: touchButton)
     case .run(let config, let socket, let verbose, let trace):
         Log.verbose = verbose
         Log.priorityPrefixes = true
-        do { try Daemon.run(configPath: config, socketPath: socketPath(socket), trace: trace) } catch where error.status == ExitStatus.config {
+        do { try Daemon.run(configPath: config, socketPath: daemonSocketPath(socket), trace: trace) } catch where error.status == ExitStatus.config {
             Supervisor.invalidConfiguration(error.lines)
             throw error
         }

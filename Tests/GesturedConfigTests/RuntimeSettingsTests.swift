@@ -34,6 +34,40 @@ import GesturedCore
         #expect(configuration.socket.connectionPolicy == ConnectionPolicy(maximumClients: 8, maximumPerUser: 2))
     }
 
+    /// `permissions`: one right per key, each taking what `control` takes (finding 5 of the
+    /// third security review).
+    @Test func permissions() throws {
+        let configuration = try #require(parsed("""
+            { \(Self.views),
+              control: { uids: [0] },
+              permissions: { screen: { uids: [1000] }, lock: { groups: ["cleaning", 1002] }, views: { uids: [] }, touches: null },
+            }
+            """))
+        #expect(configuration.permissions == [.screen: ControlPolicy(uids: [1000]),
+                                              .lock: ControlPolicy(groups: [.name("cleaning"), .id(1002)]),
+                                              .views: ControlPolicy()])
+        #expect(try #require(parsed("{ \(Self.views) }")).permissions.isEmpty)
+    }
+
+    /// An unknown right is an error at its key, with the rights and the nearest one; a bad uid
+    /// or group, and a key `control` does not know, as under `control`.
+    @Test func permissionsDiagnostics() {
+        #expect(GesturedConfigTests.diagnostics("""
+            { \(Self.views),
+              permissions: { scren: { uids: [1000] }, lock: { uids: [-1, 4294967295], groups: [true] },
+                             touches: { uid: [1] }, everything: {}, views: [] },
+            }
+            """) == [
+            "test.json5:2:18: permissions.scren: unknown key \"scren\": not a right (views, screen, lock, touches); did you mean \"screen\"?",
+            "test.json5:2:58: permissions.lock.uids[0]: must be at least 0, found -1",
+            "test.json5:2:62: permissions.lock.uids[1]: must be a uid below 4294967295, found 4294967295",
+            "test.json5:2:84: permissions.lock.groups[0]: expected a string, found a boolean",
+            "test.json5:3:29: permissions.touches.uid: unknown key \"uid\"; did you mean \"uids\"?",
+            "test.json5:3:41: permissions.everything: unknown key \"everything\": not a right (views, screen, lock, touches)",
+            "test.json5:3:64: permissions.views: expected an object, found an array",
+        ])
+    }
+
     @Test func defaults() throws {
         let configuration = try #require(parsed("{ \(Self.views) }"))
         #expect(configuration.layouts.isEmpty && configuration.control == ControlPolicy())

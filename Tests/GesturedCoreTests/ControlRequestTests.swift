@@ -40,14 +40,34 @@ struct ControlRequestTests {
         #expect(subscription == ClientSubscription())
     }
 
-    @Test func authorization() {
-        func allows(_ uid: UInt32, _ groups: [UInt32]) -> Bool {
-            ControlPolicy.allows(uid: uid, peerGroups: groups, daemonUID: 500, uids: [1000], groupIDs: [42])
-        }
-        #expect(allows(0, [0]))          // root
-        #expect(allows(500, [500]))      // the daemon's own user
-        #expect(allows(1000, [1000]))    // listed uid
-        #expect(allows(1001, [1001, 42])) // a supplementary group listed
-        #expect(!allows(65534, [65534]))
+    /// The rights decision as a table: credentials and configuration in, the set of rights out.
+    @Test func rightsDecision() {
+        let all = Set(Right.allCases)
+        let policy = RightsPolicy(
+            control: ControlPolicy(uids: [1000], groups: [.name("admins"), .id(42)]),
+            permissions: [.screen: ControlPolicy(uids: [1001], groups: [.name("kiosk")]),
+                          .lock: ControlPolicy(groups: [.id(77), .name("nosuchgroup")]),
+                          .touches: ControlPolicy(uids: [1001, 1002])],
+            daemonUID: 500, groupID: { ["admins": 40, "kiosk": 60][$0] })
+        #expect(policy.unknownGroups == ["permissions.lock: no group named nosuchgroup"])
+        let table: [(uid: UInt32?, groups: [UInt32], rights: Set<Right>)] = [
+            (0, [0], all),                       // root
+            (500, [500], all),                   // the daemon's own user
+            (1000, [1000], all),                 // control.uids
+            (2000, [2000, 40], all),             // control.groups, by name
+            (2001, [2001, 42], all),             // control.groups, by gid
+            (1001, [1001], [.screen, .touches]), // permissions.screen.uids and permissions.touches.uids
+            (1002, [1002, 60], [.screen, .touches]), // permissions.screen.groups by name
+            (1003, [1003, 77], [.lock]),         // permissions.lock.groups by gid
+            (1004, [1004, 78], []),              // a group nobody listed
+            (65534, [65534], []),
+            (nil, [0], []),                      // unknown credentials hold nothing, even with group 0
+        ]
+        for row in table { #expect(policy.rights(uid: row.uid, groups: row.groups) == row.rights, "uid \(row.uid.map(String.init) ?? "nil")") }
+        #expect(RightsPolicy.mayControl([.screen]) && RightsPolicy.mayControl([.lock]) && RightsPolicy.mayControl([.views]))
+        #expect(!RightsPolicy.mayControl([.touches]) && !RightsPolicy.mayControl([]))
+        // Without permissions, control alone decides, as before.
+        let old = RightsPolicy(control: ControlPolicy(uids: [1000]), permissions: [:], daemonUID: 500, groupID: { _ in nil })
+        #expect(old.rights(uid: 1000, groups: []) == all && old.rights(uid: 1001, groups: []).isEmpty)
     }
 }

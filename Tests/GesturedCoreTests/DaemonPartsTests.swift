@@ -83,8 +83,10 @@ struct DaemonPartsTests {
 
     @Test func requestLinesAreAnsweredInTheClientsFormat() {
         var subscription = ClientSubscription()
-        func answer(_ item: RequestFramer.Item, refuse: String? = nil) -> ControlDesk.Outcome {
-            ControlDesk.answer(item, subscription: &subscription, control: { _, _ in refuse }, stats: { "stats \($0)\n" })
+        var applied: [ControlRequest] = []
+        func answer(_ item: RequestFramer.Item, rights: Set<Right> = Set(Right.allCases)) -> ControlDesk.Outcome {
+            ControlDesk.answer(item, subscription: &subscription, caller: .init(uid: 1000, rights: rights),
+                               control: { request, _ in applied.append(request) }, stats: { "stats \($0)\n" })
         }
         #expect(answer(.line("ping")) == .init(answer: "ok command=ping\n", accepted: "ping"))
         #expect(answer(.line("frobnicate")).badRequest != nil)
@@ -93,11 +95,34 @@ struct DaemonPartsTests {
         #expect(answer(.line("stats")) == .init(answer: "stats text\n", accepted: "stats"))
         #expect(answer(.line("format json")).answer == "{\"event\":\"ok\",\"command\":\"format\"}\n")
         #expect(subscription.format == .json)
-        let refused = answer(.line("hide root"), refuse: "not authorized")
-        #expect(refused.accepted == nil && refused.badRequest == nil)
-        #expect(refused.answer == "{\"event\":\"error\",\"command\":\"hide\",\"message\":\"not authorized\"}\n")
+        let refused = answer(.line("hide root"), rights: [.screen])
+        #expect(refused.accepted == nil && refused.badRequest == nil && refused.refused == .views && applied.isEmpty)
+        #expect(refused.answer == "{\"event\":\"error\",\"command\":\"hide\",\"message\":\"hide needs the views right, which uid 1000 "
+                + "does not hold: root, the daemon's user and the configuration's control or permissions.views uids and groups hold it\"}\n")
+        #expect(answer(.line("hide root"), rights: [.views]) == .init(answer: nil, accepted: "hide root"))
+        #expect(applied == [.view("root", .hidden(true))])
+        #expect(answer(.line("subscribe touches"), rights: [.views, .screen, .lock]).refused == .touches)
+        #expect(!subscription.touches)
         #expect(answer(.line("subscribe touches")).accepted == "subscribe touches")
         #expect(subscription.touches)
+    }
+
+    /// The right each request needs, as a table: every control verb, every stream.
+    @Test func eachRequestNeedsItsRight() throws {
+        let table: [(String, Right?)] = [
+            ("show a", .views), ("hide a", .views), ("enable a", .views), ("disable a", .views), ("frame a 0 0 1 1", .views),
+            ("layout night", .views), ("rotate event5 90", .views), ("screen off", .screen), ("screen on s", .screen),
+            ("lock 30", .lock), ("unlock", .lock), ("subscribe touches", .touches), ("subscribe trace", .touches),
+            ("subscribe failed", nil), ("unsubscribe touches", nil), ("unsubscribe trace", nil), ("format json", nil),
+            ("filter type=tap", nil), ("ping", nil), ("stats", nil),
+        ]
+        for (line, right) in table { #expect(try ClientRequest.parse(line[...]).right == right, "\(line)") }
+        #expect(Set(table.compactMap { $0.1 }) == Set(Right.allCases))
+        var verbs: Set<String> = []
+        for (line, _) in table {
+            if case .control(let request)? = try? ClientRequest.parse(line[...]) { verbs.insert(request.command) }
+        }
+        #expect(verbs == Set(ControlRequest.verbs), "every control verb is in the table")
     }
 
     @Test func controlChangesThePipelineOrSaysWhyNot() throws {

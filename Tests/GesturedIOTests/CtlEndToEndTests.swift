@@ -89,13 +89,13 @@ import Testing
         #expect(try watcher.readLine(deadline: deadline(milliseconds: 5000)) == "hello version=1 daemon=gestured")
         let refused = try Self.ctl(daemon, ["lock", "5"], prefix: [setpriv, "--reuid", "65534", "--regid", "65534", "--clear-groups"])
         #expect(refused.termination == .exited(1), "\(refused.stderr)")
-        #expect(refused.stdout == "error command=lock message=\"not authorized to control (uid 65534): only root, the daemon's user and the config's control uids and groups may\"\n")
+        #expect(refused.stdout == "error command=lock message=\"lock needs the lock right, which uid 65534 does not hold: root, the daemon's user and the configuration's control or permissions.lock uids and groups hold it\"\n")
         let allowed = try Self.ctl(daemon, ["lock", "7"])
         #expect(allowed.termination == .exited(0))
         let line = try #require(try Self.nextKioskLine(watcher))
         #expect(line.hasPrefix("lock seconds=7 "), "\(line)")
         try daemon.stop(readingRestOf: [watcher])
-        #expect(daemon.log.contains("lock refused, not authorized to control"), "\(daemon.log)")
+        #expect(daemon.log.contains("lock 5 refused, no lock right"), "\(daemon.log)")
     }
 
     @Test func noDaemonIsAFailureThatSaysWhere() throws {
@@ -104,6 +104,6 @@ import Testing
                                      in: directory.path, deadline: deadline(milliseconds: 10_000))
         #expect(run.termination == .exited(1))
         #expect(run.stdout == "")
-        #expect(run.stderr == "\(directory.path)/none.sock: connect: No such file or directory\n", "\(run.stderr)")
+        #expect(run.stderr == "cannot reach the daemon: \(directory.path)/none.sock (--socket): connect: No such file or directory\n", "\(run.stderr)")
     }
 }

@@ -24,6 +24,7 @@ import Testing
         }
         unlink(log)
         unlink(dir + "/relay.sock")
+        unlink(dir + "/listen.err")
         var started: Subprocess?
         let downstream = try LineClient.acceptFirst(at: dir + "/relay.sock", deadline: deadline(milliseconds: 10_000)) {
             started = try Subprocess(TestEnvironment.buildDirectory + "/gestured",
@@ -35,6 +36,10 @@ import Testing
         try downstream.send(line: "hello version=1 daemon=gestured")
         for line in lines { try downstream.send(line: line) }
         #expect(shutdown(downstream.descriptor.rawValue, Int32(SHUT_WR)) == 0)
+        // Every line handled (listen now looks for the daemon again); SIGTERM ends it once the
+        // hook has run for them.
+        #expect(TestEnvironment.waitForText("lost the daemon", inFile: dir + "/listen.err", deadline: deadline(milliseconds: 10_000)))
+        listen.send(signal: SIGTERM)
         let (termination, timedOut) = try #require(try listen.wait(deadline: deadline(milliseconds: 10_000)))
         #expect(!timedOut && termination == .exited(0), "\((try? readTextFile(path: dir + "/listen.err")) ?? "")")
         return ((try? readTextFile(path: log)) ?? "").split(separator: "\n").map(String.init)

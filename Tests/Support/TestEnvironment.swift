@@ -121,6 +121,28 @@ extension TestEnvironment {
     }
 }
 
+extension TestEnvironment {
+    /// Waits until the file at `path` contains `text` (inotify on its folder for changes, and
+    /// poll() with the deadline; no sleeping): for a log or a file a command appends to. Returns
+    /// false when the deadline passes first.
+    public static func waitForText(_ text: String, inFile path: String, deadline: Instant) -> Bool {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let notify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        defer { if notify >= 0 { Glibc.close(notify) } }
+        if notify >= 0 { inotify_add_watch(notify, directory, UInt32(IN_CREATE | IN_MOVED_TO | IN_MODIFY | IN_CLOSE_WRITE)) }
+        func found() -> Bool { ((try? readTextFile(path: path)) ?? "").contains(text) }
+        while !found() {
+            let remaining = (deadline - MonotonicClock.now()).microseconds / 1000
+            if remaining <= 0 || notify < 0 { return found() }
+            var pollFD = pollfd(fd: notify, events: Int16(POLLIN), revents: 0)
+            _ = poll(&pollFD, 1, Int32(min(remaining, 60_000)))
+            var drain = [UInt8](repeating: 0, count: 4096)
+            while drain.withUnsafeMutableBytes({ Glibc.read(notify, $0.baseAddress, $0.count) }) > 0 {}
+        }
+        return true
+    }
+}
+
 /// A `Instant` some milliseconds from now on CLOCK_MONOTONIC.
 public func deadline(milliseconds: Int64) -> Instant {
     MonotonicClock.now() + .milliseconds(milliseconds)

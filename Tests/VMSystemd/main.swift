@@ -68,6 +68,7 @@ checkWatchdog()
 checkSocketActivation()
 checkInvalidConfiguration()
 checkAdminAction(screen, firstTap: 10)
+checkKioskUser(screen, firstTap: 20)
 
 // Upgrade over an edited configuration that passes the panel through (the generator must grant
 // uinput again after the package's daemon-reload, and the new daemon make one clone).

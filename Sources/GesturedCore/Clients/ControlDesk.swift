@@ -12,16 +12,28 @@ public enum ControlDesk {
         public var accepted: String?
         /// Why the line was not a valid request, when it was not (the daemon logs it, rate-limited).
         public var badRequest: String?
+        /// The right the peer lacked, when it was refused for that (the daemon logs it).
+        public var refused: Right?
     }
 
-    /// Answers one framed request item, applying it to the client's subscription.
+    /// The sender of request lines: its uid (nil when the kernel would not say) and its rights
+    /// (`RightsPolicy.rights`).
+    public struct Caller: Hashable, Sendable {
+        public var uid: UInt32?
+        public var rights: Set<Right>
+        public init(uid: UInt32?, rights: Set<Right>) { self.uid = uid; self.rights = rights }
+    }
+
+    /// Answers one framed request item, applying it to the client's subscription. A request
+    /// that needs a right `caller` does not hold (`ClientRequest.right`) is answered with an
+    /// `error` naming the right and changes nothing.
     ///
     /// - Parameters:
-    ///   - control: hands a control request to the pipeline (`apply`, whose batch answers it), or
-    ///     returns why the peer may not send it (nothing changed then).
+    ///   - control: hands a control request of a peer that holds its right to the pipeline
+    ///     (`apply`, whose batch answers it).
     ///   - stats: the `stats` line in a format.
-    public static func answer(_ item: RequestFramer.Item, subscription: inout ClientSubscription,
-                              control: (ControlRequest, LineFormat) -> String?, stats: (LineFormat) -> String) -> Outcome {
+    public static func answer(_ item: RequestFramer.Item, subscription: inout ClientSubscription, caller: Caller,
+                              control: (ControlRequest, LineFormat) -> Void, stats: (LineFormat) -> String) -> Outcome {
         let line: String
         switch item {
         case .tooLong:
@@ -34,10 +46,13 @@ public enum ControlDesk {
             return Outcome(answer: LineEncoder.error(command: error.command, message: error.message, format: subscription.format),
                            badRequest: error.message)
         }
+        if let right = request.right, !caller.rights.contains(right) {
+            let message = right.refusal(command: request.refusalName, uid: caller.uid)
+            return Outcome(answer: LineEncoder.error(command: request.command, message: message, format: subscription.format),
+                           refused: right)
+        }
         if case .control(let c) = request {
-            if let refusal = control(c, subscription.format) {
-                return Outcome(answer: LineEncoder.error(command: request.command, message: refusal, format: subscription.format))
-            }
+            control(c, subscription.format)
             return Outcome(answer: nil, accepted: line)
         }
         subscription.apply(request)

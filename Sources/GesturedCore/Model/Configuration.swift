@@ -12,8 +12,10 @@ public struct Configuration: Hashable, Sendable {
     public var views: [ViewSpec]
     /// Named sets of view changes for the `layout` request.
     public var layouts: [String: Layout]
-    /// Who may send control requests.
+    /// Who holds every right (`RightsPolicy`).
     public var control: ControlPolicy
+    /// `permissions`: who holds one right, per right.
+    public var permissions: [Right: ControlPolicy] = [:]
     /// The listening socket's mode, group and client limits (read once, at start).
     public var socket: SocketSettings
     /// The `screens` form (several touch panels, each with its own views): empty for the single

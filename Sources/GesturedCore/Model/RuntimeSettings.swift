@@ -18,8 +18,9 @@ public struct Layout: Hashable, Sendable {
     public init(entries: [Entry] = []) { self.entries = entries }
 }
 
-/// Who may send control requests (`hide`, `layout`, `rotate`…). Root and the daemon's own user
-/// always may; everyone who may connect to the socket may listen.
+/// uids and groups: `control`'s, which hold every right, or one entry of `permissions`, which
+/// hold one (`RightsPolicy` decides from them). Root and the daemon's own user hold every right;
+/// everyone who may connect to the socket may listen.
 public struct ControlPolicy: Hashable, Sendable {
     /// A group, by name (resolved when the daemon starts) or by number.
     public enum Group: Hashable, Sendable {
@@ -31,13 +32,6 @@ public struct ControlPolicy: Hashable, Sendable {
     public var groups: [Group]
 
     public init(uids: [UInt32] = [], groups: [Group] = []) { self.uids = uids; self.groups = groups }
-
-    /// Whether a peer with these credentials may control. `groupIDs` are the resolved `groups`;
-    /// `peerGroups` the peer's primary and supplementary groups.
-    public static func allows(uid: UInt32, peerGroups: [UInt32], daemonUID: UInt32, uids: [UInt32],
-                              groupIDs: [UInt32]) -> Bool {
-        uid == 0 || uid == daemonUID || uids.contains(uid) || peerGroups.contains(where: groupIDs.contains)
-    }
 }
 
 /// The listening socket's file mode and group and its limits on clients.

@@ -14,8 +14,9 @@ enum CtlCommand {
     /// manager when the daemon is stopped mid-request; the daemon answers in microseconds.
     static let answerTimeout: Int64 = 10_000
 
-    static func run(socket path: String, request: String) throws(CommandFailure) {
-        let fd = try ListenCommand.connect(path)
+    static func run(socket: ClientSocket, request: String) throws(CommandFailure) {
+        let path = socket.path
+        let fd = try ListenCommand.connect(socket)
         defer { close(fd) }
         try ListenCommand.writeAll(fd, Array((request + "\n").utf8), path: path)
         let deadline = MonotonicClock.now() + Interval.milliseconds(answerTimeout)

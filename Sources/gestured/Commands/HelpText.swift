@@ -53,12 +53,14 @@ extension Arguments {
                                      with where to install it; the panel is grabbed meanwhile,
                                      and one the daemon holds is refused with what to run
           gestured listen [--socket PATH] [--format text|json] [--filter EXPR] [--touches] [--failed]
-                          [--exec CMD [--shell]]
+                          [--reconnect] [--exec CMD [--shell]]
                                      a client: print the daemon's event lines (EXPR: key=glob
                                      terms, keys type state name view device, e.g.
                                      'type=tap|swipe state=ended'), or run CMD for each gesture
                                      line with its fields in GESTURE_* variables (no shell
-                                     unless --shell; one running, one pending at most)
+                                     unless --shell; one running, one pending at most);
+                                     --exec and --reconnect connect again when the daemon
+                                     restarts, else the end of the stream ends it
           gestured ctl [--socket PATH] REQUEST...
                                      send one request line (e.g. 'screen off', 'lock 30',
                                      'unlock', 'layout night'), print the answer; exit 0 on ok,
@@ -74,6 +76,10 @@ extension Arguments {
         configuration (/etc/gestured/gestured.json5) when there is one, else the built-in one,
         and say which on stderr ("config: ..."); run and replay without --config use the
         built-in one.
+
+        listen, ctl and doctor without --socket connect to $GESTURED_SOCKET, else to the service's
+        /run/gestured/gestured.sock when it exists, else to $XDG_RUNTIME_DIR/gestured.sock, as root
+        or not; run without --socket makes /run/gestured/gestured.sock as root, else the latter.
 
         Exit status: 0 success, 2 bad command line, 78 invalid configuration, 1 other errors.
         See gestured(8), docs/CONFIG.md and docs/PROTOCOL.md.

@@ -42,7 +42,7 @@ extension ClientHub {
             do { state.peer = try PeerCredentials.of(fd) } catch {
                 Log.limited(.warning, key: "peer credentials", "\(id): \(error); it may listen but not control")
             }
-            state.connection = ConnectionPolicy.Peer(uid: state.peer?.uid, mayControl: authority.allows(state.peer))
+            state.connection = ConnectionPolicy.Peer(uid: state.peer?.uid, mayControl: RightsPolicy.mayControl(authority.rights(of: state.peer)))
             if let refusal = policy.admit(state.connection, connected: clients.values.lazy.filter(\.connected).map(\.connection)) {
                 Log.limited(.warning, key: "client refused", "client refused (\(state.peer.map { "\($0)" } ?? "unknown peer")): \(refusal)")
                 server.disconnect(id)

@@ -3,15 +3,15 @@ import GesturedCore
 import GesturedIO
 
 /// Client requests: each line answered (`ControlDesk.answer`), in the client's format; a request
-/// that changes what a client receives changes its subscription in the client hub; a control
-/// request (`hide`, `show`, `frame`, `layout`, `rotate`) from a peer that may send it
-/// (`ControlAuthority`) goes to the pipeline with the layouts in force, and its batch answers it
-/// ahead of the lines it causes.
+/// that changes what a client receives changes its subscription in the client hub; a request
+/// that needs a right (`ClientRequest.right`) is refused unless the peer holds it
+/// (`ControlAuthority`); a control request goes to the pipeline with the layouts in force, and
+/// its batch answers it ahead of the lines it causes.
 final class ClientRequests {
     private let clients: ClientHub
     private let live: LivePipeline
     private let clock: any Clock
-    /// Who may send control requests; rebuilt on reload.
+    /// Who holds which rights; rebuilt on reload.
     private var authority: ControlAuthority
     private var layouts: [ControlDesk.ScreenLayouts]
 
@@ -23,7 +23,7 @@ final class ClientRequests {
         layouts = ControlDesk.layouts(of: configuration)
     }
 
-    /// Takes up a reloaded configuration's control policy and layouts.
+    /// Takes up a reloaded configuration's rights and layouts.
     func configure(_ configuration: Configuration, authority: ControlAuthority) {
         self.authority = authority
         layouts = ControlDesk.layouts(of: configuration)
@@ -33,8 +33,9 @@ final class ClientRequests {
     func handle(_ requests: ClientHub.Requests) {
         let id = requests.client
         var subscription = requests.subscription
+        let caller = ControlDesk.Caller(uid: requests.peer?.uid, rights: authority.rights(of: requests.peer))
         for item in requests.items {
-            let outcome = ControlDesk.answer(item, subscription: &subscription,
+            let outcome = ControlDesk.answer(item, subscription: &subscription, caller: caller,
                                              control: { control($0, from: id, peer: requests.peer, format: $1) },
                                              stats: clients.statsLine(format:))
             // Stored before the next line: a control request's batch reaches this client in the
@@ -43,21 +44,21 @@ final class ClientRequests {
             live.setReporting(clients.reporting)
             if let line = outcome.accepted { Log.debug("\(id): \(line)") }
             if let message = outcome.badRequest { Log.limited(.info, key: "\(id) bad request", "\(id): bad request: \(message)") }
+            if let right = outcome.refused, case .line(let line) = item {
+                let verb = line.split(separator: " ").prefix(2).joined(separator: " ")
+                Log.limited(.warning, key: "\(id) refused",
+                            "\(id) (\(requests.peer.map { "\($0)" } ?? "unknown peer")): \(verb) refused, "
+                            + "no \(right.rawValue) right")
+            }
             if let answer = outcome.answer { clients.reply(answer, to: id) }
         }
     }
 
-    /// A control request: why the peer may not send it (nothing changed then), or nil once the
-    /// pipeline has applied it and its batch has answered it.
-    private func control(_ request: ControlRequest, from id: ClientID, peer: PeerCredentials?, format: LineFormat) -> String? {
-        guard authority.allows(peer) else {
-            Log.limited(.warning, key: "\(id) control refused",
-                        "\(id) (\(peer.map { "\($0)" } ?? "unknown peer")): \(request.command) refused, not authorized to control")
-            return "not authorized to control (uid \(peer.map { String($0.uid) } ?? "unknown")): only root, the daemon's user and the config's control uids and groups may"
-        }
+    /// A control request of a peer that holds its right: the pipeline applies it and its batch
+    /// answers it.
+    private func control(_ request: ControlRequest, from id: ClientID, peer: PeerCredentials?, format: LineFormat) {
         if live.control(request, from: id, format: format, layouts: layouts, now: clock.now()) == nil {
             Log.info("\(id) (uid \(peer?.uid ?? 0)): \(request.command) \(ControlDesk.describe(request))")
         }
-        return nil
     }
 }

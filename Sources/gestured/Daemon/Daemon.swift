@@ -157,7 +157,7 @@ final class Daemon {
         }
         // Devices present but not open, admitted by the new rules.
         takeUp(parts.hotplug.candidates(configuration: fresh, except: parts.devices.isOpen(syspath:)).map { .open($0) })
-        let authority = ControlAuthority(fresh.control)
+        let authority = ControlAuthority(fresh)
         parts.clients.authority = authority
         parts.requests.configure(fresh, authority: authority)
         parts.actions.configure(fresh)

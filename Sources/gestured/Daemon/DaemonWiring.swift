@@ -49,7 +49,7 @@ extension Daemon {
             throw .configuration("\(error)")
         }
         pipeline.startIdleClock(at: clock.now())   // idle lines count from the daemon's start
-        let authority = ControlAuthority(configuration.control)
+        let authority = ControlAuthority(configuration)
         let clients = ClientHub(server: server, poller: poller, clock: clock, authority: authority, settings: configuration.socket)
         clients.logsTrace = trace  // `run --trace`; clients may subscribe to the trace as well
         let clones = CloneSinks(poller: poller)

@@ -57,10 +57,11 @@ enum ListeningSocket {
     }
 }
 
-/// Where the socket lives when `--socket` is not given: `/run/gestured/gestured.sock` for root,
-/// `$XDG_RUNTIME_DIR/gestured.sock` for anyone else.
+/// Where the daemon (`gestured run`) makes its socket when `--socket` is not given:
+/// `/run/gestured/gestured.sock` for root, `$XDG_RUNTIME_DIR/gestured.sock` for anyone else.
+/// Clients look for it otherwise (`ClientSocket`).
 func defaultSocketPath() throws(CommandFailure) -> String {
-    if getuid() == 0 { return "/run/gestured/gestured.sock" }
+    if getuid() == 0 { return SocketLocation.system }
     guard let dir = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !dir.isEmpty else {
         throw CommandFailure(ExitStatus.failure, "XDG_RUNTIME_DIR is not set: give the socket's path with --socket PATH")
     }

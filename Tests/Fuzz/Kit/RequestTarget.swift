@@ -53,7 +53,10 @@ public enum RequestTarget {
     }()
     static let devices = [DeviceTable.device(0, 0, sysname: "event0"), DeviceTable.device(1, 0, sysname: "event1")]
     static let screen = Size(width: 1280, height: 800)
-    static let refusal = "not authorized to control (uid 65534): only root, the daemon's user and the config's control uids and groups may"
+    /// Client 2 holds no right (uid 65534); the others every one.
+    static func caller(_ client: Int) -> ControlDesk.Caller {
+        client == 2 ? ControlDesk.Caller(uid: 65534, rights: []) : ControlDesk.Caller(uid: 0, rights: Set(Right.allCases))
+    }
     /// Subjects every accepted glob is compared on: the values lines carry.
     static let subjects = ["", "tap", "doubleTap", "pinch", "began", "ended", "cancelled", "failed", "root", "event0", "event1",
                            "map-canvas-with-a-long-identifier", "toolbar-button-primary-action", "overlay", "[", "*", "a]b", "é-ü"]
@@ -120,11 +123,10 @@ public enum RequestTarget {
                        now: Instant) throws(Violation) -> PipelineStep {
         let before = panel.subscriptions[client]
         var step = PipelineStep()
-        let outcome = ControlDesk.answer(item, subscription: &panel.subscriptions[client], control: { request, format in
-            if client == 2 { return refusal }
+        let caller = caller(client)
+        let outcome = ControlDesk.answer(item, subscription: &panel.subscriptions[client], caller: caller, control: { request, format in
             // Applied: the batch answers it (`ok`, or an `error` saying why the pipeline refused).
             step = pipeline.apply(request, format: format, now: now).step
-            return nil
         }, stats: { format in LineEncoder.stats(LatencyHistogram(), format: format) })
         let after = panel.subscriptions[client]
         guard let reply = outcome.answer ?? step.reply else { throw Violation("no answer to \(item) for client \(client)") }
@@ -147,7 +149,11 @@ public enum RequestTarget {
             case .success(let request):
                 let verb = String(text.split(separator: " ", omittingEmptySubsequences: false).first ?? "")
                 try require(request.command == verb || text.hasSuffix("\r"), "\(what): the request \(request) is named \(request.command) for the verb \(verb)")
-                if line.kind == "error" {
+                if let right = request.right, !caller.rights.contains(right) {
+                    try require(line.kind == "error" && line["message"] == right.refusal(command: request.refusalName, uid: caller.uid)
+                                && outcome.refused == right, "\(what): \(show(answer)) for a request without its right")
+                    try require(after == before, "\(what): a refused request changed the subscription")
+                } else if line.kind == "error" {
                     guard case .control = request else { throw Violation("\(what): \(show(answer)) for a request that parsed") }
                     try require(after == before, "\(what): a refused control request changed the subscription")
                 } else if request == .stats {

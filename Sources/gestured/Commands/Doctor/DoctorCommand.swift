@@ -12,10 +12,9 @@ enum DoctorCommand {
     static func run(config: String?, socket: String?, json: Bool, probeCancel: Bool = false) throws(CommandFailure) {
         let choice = ConfigChoice.resolve(given: config)
         choice.announce(assumedScreen: false)
-        let path: String
-        if let socket { path = socket } else {
-            path = try defaultSocketPath()
-        }
+        // With nowhere to look (no system socket, no $XDG_RUNTIME_DIR), the system socket is
+        // probed: its absence is then what the report says.
+        let path = (try? ClientSocket(option: socket).path) ?? SocketLocation.system
         let facts: DoctorFacts
         do throws(CommandFailure) {
             let (configuration, warnings) = try checkConfiguration(choice.path)
