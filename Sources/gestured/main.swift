@@ -65,6 +65,9 @@ do throws(CommandFailure) {
                               exec: runner)
     case .ctl(let socket, let request):
         try CtlCommand.run(socket: socketPath(socket), request: request)
+    case .mqtt(let config, let socket):
+        Log.priorityPrefixes = true
+        try MQTTCommand.run(config: config, socket: socketPath(socket))
     case .cloneGuard(let slots, let style, let touchButton):
         try CloneGuardCommand.run(slots: slots, style: style, touchButton: touchButton)
     case .run(let config, let socket, let verbose, let trace):
