@@ -389,7 +389,7 @@ readme-picture:
 ## systemctl enable --now gestured.socket gestured.path gestured.service
 ## GESTURED_BIN=FILE installs that binary (and the gestured-surface beside it) instead of building them: nothing is built and no
 ## dependency installed (the install test and debian/rules use it).
-UNITS := gestured.service gestured.socket gestured.path gestured-action@.service gestured-action@.path
+UNITS := gestured.service gestured.socket gestured.path gestured-action@.service gestured-action@.path gestured-mqtt.service
 GENERATOR := gestured-generator
 EXAMPLES := config/gestured.json5 config/two-panels.json5 config/kiosk.json5 config/kiosk-rpi-7inch.json5 \
 	config/kiosk-browser.json5 config/61-gestured-clone.rules
