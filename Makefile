@@ -76,7 +76,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib
 BUILD_APT_PACKAGES := libevdev-dev libudev-dev libwayland-dev libmosquitto-dev pkg-config
 # What the tests need besides.
 APT_PACKAGES := $(BUILD_APT_PACKAGES) umockdev libumockdev-dev evemu-tools \
-	groff-base man-db systemd valgrind chromium python3 mosquitto mosquitto-clients
+	groff-base man-db systemd valgrind chromium python3 mosquitto mosquitto-clients openssl
 # What `make deb` needs besides the build's: Debian's packaging tools.
 DEB_APT_PACKAGES := $(BUILD_APT_PACKAGES) debhelper dpkg-dev fakeroot lintian
 # The VM tests: QEMU, the guest's busybox, and the tools that unpack Debian's kernel and pack the
@@ -129,6 +129,7 @@ deps: deps-build
 	[ -x /usr/bin/python3 ] || missing="$$missing python3"; \
 	[ -x /usr/sbin/mosquitto ] || missing="$$missing mosquitto"; \
 	command -v mosquitto_sub >/dev/null 2>&1 || missing="$$missing mosquitto_sub"; \
+	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
 	if [ -n "$$missing" ]; then \
 		echo "deps: missing:$$missing; installing $(APT_PACKAGES)"; \
 		$(SUDO) apt-get update && \

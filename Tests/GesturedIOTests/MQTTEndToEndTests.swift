@@ -20,8 +20,7 @@ import Testing
 
     /// The retained message on `topic` as a new subscriber gets it: `TOPIC 1 PAYLOAD`.
     static func retained(_ broker: MosquittoBroker, _ topic: String, in directory: String) throws -> String {
-        let run = try Subprocess.run("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", topic,
-                                                                "-C", "1", "-W", "10", "-F", "%t %r %p"],
+        let run = try Subprocess.run("/usr/bin/mosquitto_sub", broker.clientArguments + ["-t", topic, "-C", "1", "-W", "10", "-F", "%t %r %p"],
                                      in: directory, deadline: deadline(milliseconds: 15_000))
         return run.stdout.hasSuffix("\n") ? String(run.stdout.dropLast()) : run.stdout
     }
@@ -96,6 +95,46 @@ import Testing
         let (termination, timedOut) = try #require(try bridge.wait(deadline: deadline(milliseconds: 10_000)))
         #expect(!timedOut && termination == .exited(0))
         #expect(try watcher.line(startingWith: "gestured/panel_1/status 0 offline") != nil)
+        try daemon.stop(readingRestOf: [])
+    }
+
+    /// `mqtts://` with the test's CA, MQTT 5, a user and its password from a file: online, a tap;
+    /// and a wrong password refused by the broker, said in the log, retried.
+    @Test func tlsAndAPasswordOverMQTT5() throws {
+        guard let broker = try MosquittoBroker(tls: true, user: ("kiosk", "s3cret")) else { return }
+        let caFile = try #require(broker.caFile)
+        guard let daemon = try RunningDaemon(config: Self.config(port: broker.port)) else { return }
+        let password = try daemon.directory.write("password", "s3cret\n")
+        let wrong = try daemon.directory.write("wrong", "guess\n")
+        chmod(password, 0o600); chmod(wrong, 0o600)
+        func config(_ passwordFile: String) -> String {
+            """
+            { screen: {width: 1000, height: 1000}, views: [{id: "root", gestures: [{id: "tap", type: "tap"}]}],
+              mqtt: { broker: "mqtts://127.0.0.1:\(broker.port)", node: "tls", username: "kiosk", passwordFile: "\(passwordFile)",
+                      caFile: "\(caFile)", protocol: "5" } }
+            """
+        }
+        let watcher = try MQTTSubscriber(broker: broker, filter: "gestured/#")
+
+        // A wrong password: the broker's refusal, in the log (a pipe, read as it comes), and a retry.
+        let refusedLog = try PipeLines()
+        let refused = try Subprocess(Self.gestured, ["mqtt", "--config", try daemon.directory.write("wrong.json5", config(wrong)),
+                                                     "--socket", daemon.socket], stdout: .discard, descriptors: [2: refusedLog.writer])
+        refusedLog.closeWriter()
+        let refusal = try refusedLog.line(startingWith: "<4>mqtt: mqtts://127.0.0.1:\(broker.port) refused the connection: ")
+        #expect(refusal?.hasSuffix("refused the connection: Not authorized; retrying in 1 s") == true, "\(refusedLog.lines)")
+        refused.send(signal: SIGTERM)
+        #expect(try refused.wait(deadline: deadline(milliseconds: 10_000))?.termination == .exited(0))
+
+        let bridgeLog = daemon.directory.path + "/bridge.log"
+        let bridge = try Subprocess(Self.gestured, ["mqtt", "--config", try daemon.directory.write("bridge.json5", config(password)),
+                                                    "--socket", daemon.socket], stdout: .discard, stderr: .file(bridgeLog))
+        #expect(try watcher.line(startingWith: "gestured/tls/status 0 online") != nil, "\((try? readTextFile(path: bridgeLog)) ?? "")")
+        try daemon.play()
+        let tap = try #require(try watcher.line(startingWith: "gestured/tls/gesture/tap 0 "))
+        #expect(tap.hasSuffix(#","event_type":"ended"}"#), "\(tap)")
+        bridge.send(signal: SIGTERM)
+        #expect(try bridge.wait(deadline: deadline(milliseconds: 10_000))?.termination == .exited(0))
         try daemon.stop(readingRestOf: [])
     }
 }

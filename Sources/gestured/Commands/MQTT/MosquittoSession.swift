@@ -19,6 +19,8 @@ final class MosquittoSession {
     private let port: Int32
     var events: [Event] = []
     private(set) var isConnected = false
+    /// MQTT 5 answers a refused CONNECT with a reason code, 3.1.1 with a CONNACK code.
+    private let isV5: Bool
 
     /// The seconds between keepalive pings: a broker gone silently is noticed within 1.5× this.
     static let keepAlive: Int32 = 30
@@ -31,6 +33,7 @@ final class MosquittoSession {
         self.handle = handle
         host = settings.host
         port = Int32(settings.port)
+        isV5 = settings.protocolVersion == .v5
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         let version = switch settings.protocolVersion {
         case .v311: MQTT_PROTOCOL_V311
@@ -53,7 +56,7 @@ final class MosquittoSession {
                 session.isConnected = true
                 session.events.append(.connected)
             } else {
-                session.events.append(.refused(String(cString: mosquitto_connack_string(rc))))
+                session.events.append(.refused(String(cString: session.isV5 ? mosquitto_reason_string(rc) : mosquitto_connack_string(rc))))
             }
         }
         mosquitto_disconnect_callback_set(handle) { _, object, rc in
