@@ -137,4 +137,33 @@ import Testing
         #expect(try bridge.wait(deadline: deadline(milliseconds: 10_000))?.termination == .exited(0))
         try daemon.stop(readingRestOf: [])
     }
+
+    /// The daemon stopped and started again (here without a touchscreen: it serves its socket
+    /// all the same): offline meanwhile, online again once the bridge is back on the socket.
+    @Test func theDaemonRestartedTheBridgeComesBack() throws {
+        guard let broker = try MosquittoBroker() else { return }
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-mqtt-restart")
+        let socket = directory.path + "/g.sock"
+        let configPath = try directory.write("c.json5", Self.config(port: broker.port))
+        func daemon() throws -> Subprocess {
+            try Subprocess(Self.gestured, ["run", "--config", configPath, "--socket", socket], stdout: .discard, stderr: .discard)
+        }
+        var first: Subprocess? = try daemon()
+        _ = try LineClient(path: socket, deadline: deadline(milliseconds: 10_000))   // listening
+        let watcher = try MQTTSubscriber(broker: broker, filter: "gestured/#")
+        let bridge = try Subprocess(Self.gestured, ["mqtt", "--config", configPath, "--socket", socket],
+                                    stdout: .discard, stderr: .file(directory.path + "/bridge.log"))
+        #expect(try watcher.line(startingWith: "gestured/panel_1/status 0 online") != nil)
+        first?.send(signal: SIGTERM)
+        #expect(try first?.wait(deadline: deadline(milliseconds: 10_000))?.termination == .exited(0))
+        first = nil
+        #expect(try watcher.line(startingWith: "gestured/panel_1/status 0 offline") != nil)
+        let second = try daemon()
+        #expect(try watcher.line(startingWith: "gestured/panel_1/status 0 online") != nil,
+                "\((try? readTextFile(path: directory.path + "/bridge.log")) ?? "")")
+        bridge.send(signal: SIGTERM)
+        _ = try bridge.wait(deadline: deadline(milliseconds: 10_000))
+        second.send(signal: SIGTERM)
+        _ = try second.wait(deadline: deadline(milliseconds: 10_000))
+    }
 }
