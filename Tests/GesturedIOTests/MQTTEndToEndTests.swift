@@ -166,4 +166,31 @@ import Testing
         second.send(signal: SIGTERM)
         _ = try second.wait(deadline: deadline(milliseconds: 10_000))
     }
+
+    /// A broker that does not exist yet: the bridge starts, says so once a backoff, and is
+    /// online as soon as the broker appears.
+    @Test func aBrokerThatAppearsLaterIsServedAtOnce() throws {
+        guard let broker = try MosquittoBroker(started: false) else { return }
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-mqtt-late")
+        let socket = directory.path + "/g.sock"
+        let configPath = try directory.write("c.json5", Self.config(port: broker.port))
+        let daemon = try Subprocess(Self.gestured, ["run", "--config", configPath, "--socket", socket], stdout: .discard, stderr: .discard)
+        _ = try LineClient(path: socket, deadline: deadline(milliseconds: 10_000))
+        let log = try PipeLines()
+        let bridge = try Subprocess(Self.gestured, ["mqtt", "--config", configPath, "--socket", socket],
+                                    stdout: .discard, descriptors: [2: log.writer])
+        log.closeWriter()
+        let first = "<4>mqtt: cannot connect to mqtt://127.0.0.1:\(broker.port): Connection refused; retrying in "
+        #expect(try log.line(startingWith: first + "1 s") != nil, "\(log.lines)")
+        #expect(try log.line(startingWith: first + "2 s") != nil, "\(log.lines)")
+        try broker.start()
+        #expect(try log.line(startingWith: "<6>mqtt: connected to mqtt://127.0.0.1:\(broker.port)") != nil, "\(log.lines)")
+        #expect(try Self.retained(broker, "gestured/panel_1/status", in: directory.path) == "gestured/panel_1/status 1 online")
+        // One line per attempt: none said twice.
+        #expect(Set(log.lines).count == log.lines.count, "\(log.lines)")
+        bridge.send(signal: SIGTERM)
+        _ = try bridge.wait(deadline: deadline(milliseconds: 10_000))
+        daemon.send(signal: SIGTERM)
+        _ = try daemon.wait(deadline: deadline(milliseconds: 10_000))
+    }
 }

@@ -24,7 +24,8 @@ public final class MosquittoBroker {
     /// - Parameters:
     ///   - tls: a TLS listener, with a certificate for 127.0.0.1 signed by a CA of the test's own.
     ///   - user: the only user allowed (`password_file`); nil: anonymous clients.
-    public init?(tls: Bool = false, user: (name: String, password: String)? = nil) throws {
+    ///   - started: false: configured, its port chosen, and started later with `start()`.
+    public init?(tls: Bool = false, user: (name: String, password: String)? = nil, started: Bool = true) throws {
         guard access(Self.executable, X_OK) == 0, access("/usr/bin/mosquitto_sub", X_OK) == 0,
               access("/usr/bin/mosquitto_passwd", X_OK) == 0, !tls || access("/usr/bin/openssl", X_OK) == 0 else {
             Issue.record("mosquitto, mosquitto-clients or openssl is missing: run `make deps`")
@@ -51,7 +52,7 @@ public final class MosquittoBroker {
             config += "allow_anonymous true\n"
         }
         configPath = try directory.write("mosquitto.conf", config)
-        try start()
+        if started { try start() }
     }
 
     /// A CA and a server certificate for 127.0.0.1 (as its IP subject alternative name, which

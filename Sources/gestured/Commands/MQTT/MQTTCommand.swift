@@ -126,6 +126,10 @@ enum MQTTCommand {
                 }
             }
             brokerEvents(now: now)
+            // No socket, nothing scheduled: a failure libmosquitto reported nowhere; try again.
+            if session.socket < 0, brokerDeadline == nil {
+                brokerDeadline = brokerRetry.deadline(after: now, "mqtt: no connection to \(broker)")
+            }
             if daemon.fd >= 0, fds[1].revents != 0 {
                 let wall = Int64(time(nil))
                 switch daemon.read() {
