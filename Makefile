@@ -73,11 +73,11 @@ SOCKET_GROUP := gestured
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
 # What `swift build` needs (the Swift toolchain aside): libwayland-client for gestured-surface,
-# the probe's Wayland client (Sources/gestured-surface).
-BUILD_APT_PACKAGES := libevdev-dev libudev-dev libwayland-dev pkg-config
+# the probe's Wayland client (Sources/gestured-surface); libmosquitto for `gestured mqtt`.
+BUILD_APT_PACKAGES := libevdev-dev libudev-dev libwayland-dev libmosquitto-dev pkg-config
 # What the tests need besides.
 APT_PACKAGES := $(BUILD_APT_PACKAGES) umockdev libumockdev-dev evemu-tools \
-	groff-base man-db systemd valgrind chromium python3
+	groff-base man-db systemd valgrind chromium python3 mosquitto mosquitto-clients openssl
 # What `make deb` needs besides the build's: Debian's packaging tools.
 DEB_APT_PACKAGES := $(BUILD_APT_PACKAGES) debhelper dpkg-dev fakeroot lintian
 # The VM tests: QEMU, the guest's busybox, and the tools that unpack Debian's kernel and pack the
@@ -108,6 +108,7 @@ deps-build:
 	pkg-config --exists libevdev 2>/dev/null || missing="$$missing libevdev"; \
 	pkg-config --exists libudev 2>/dev/null || missing="$$missing libudev"; \
 	pkg-config --exists wayland-client 2>/dev/null || missing="$$missing wayland-client"; \
+	pkg-config --exists libmosquitto 2>/dev/null || missing="$$missing libmosquitto"; \
 	if [ -n "$$missing" ]; then \
 		echo "deps-build: missing:$$missing; installing $(BUILD_APT_PACKAGES)"; \
 		$(SUDO) apt-get update && \
@@ -127,6 +128,9 @@ deps: deps-build
 	command -v valgrind >/dev/null 2>&1 || missing="$$missing valgrind"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	[ -x /usr/bin/python3 ] || missing="$$missing python3"; \
+	[ -x /usr/sbin/mosquitto ] || missing="$$missing mosquitto"; \
+	command -v mosquitto_sub >/dev/null 2>&1 || missing="$$missing mosquitto_sub"; \
+	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
 	if [ -n "$$missing" ]; then \
 		echo "deps: missing:$$missing; installing $(APT_PACKAGES)"; \
 		$(SUDO) apt-get update && \
@@ -388,7 +392,7 @@ readme-picture:
 ## systemctl enable --now gestured.socket gestured.path gestured.service
 ## GESTURED_BIN=FILE installs that binary (and the gestured-surface beside it) instead of building them: nothing is built and no
 ## dependency installed (the install test and debian/rules use it).
-UNITS := gestured.service gestured.socket gestured.path gestured-action@.service gestured-action@.path
+UNITS := gestured.service gestured.socket gestured.path gestured-action@.service gestured-action@.path gestured-mqtt.service
 GENERATOR := gestured-generator
 EXAMPLES := config/gestured.json5 config/two-panels.json5 config/kiosk.json5 config/kiosk-rpi-7inch.json5 \
 	config/kiosk-browser.json5 config/61-gestured-clone.rules

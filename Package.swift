@@ -27,14 +27,21 @@ let package = Package(
         // libumockdev's testbed (hotplug in tests): only the test tool links it.
         .systemLibrary(name: "CUmockdev", path: "Sources/CUmockdev", pkgConfig: "umockdev-1.0",
                        providers: [.apt(["libumockdev-dev"])]),
+        // libmosquitto: the MQTT bridge's client (`gestured mqtt`, docs/MQTT.md).
+        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
+                       providers: [.apt(["libmosquitto-dev"])]),
         // Linux libc headers that the Glibc module leaves out (epoll, timerfd, signalfd, inotify, pidfd).
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         // libm: `Double.rounded()` and friends lower to libm calls on Linux.
         .target(name: "GesturedCore", swiftSettings: releaseSettings, linkerSettings: [.linkedLibrary("m")]),
         .target(name: "GesturedConfig", dependencies: ["GesturedCore"]),
         .target(name: "GesturedIO", dependencies: ["GesturedCore", "CEvdev", "CUdev", "CLinux"], swiftSettings: releaseSettings),
+        // The MQTT bridge's decisions (daemon lines → publications, commands → requests, Home
+        // Assistant discovery): pure, beside the core and never below it.
+        .target(name: "GesturedMQTT", dependencies: ["GesturedCore"]),
         .executableTarget(name: "gestured",
-                          dependencies: ["GesturedCore", "GesturedConfig", "GesturedIO"], swiftSettings: releaseSettings),
+                          dependencies: ["GesturedCore", "GesturedConfig", "GesturedIO", "GesturedMQTT", "CMosquitto"],
+                          swiftSettings: releaseSettings),
         // The Wayland client of `gestured doctor --probe-cancel` and `gestured calibrate`
         // (gestured(8), GESTURED-SURFACE), in C on libwayland-client: a target here, so one
         // `swift build` makes it for the tests, the package and the arm64 cross-build alike.
@@ -53,6 +60,7 @@ let package = Package(
         .testTarget(name: "GesturedBenchTests",
                     dependencies: ["GesturedBenchKit", "GesturedConfig", "GesturedCore", "CBenchSupport", "GesturedIO",
                                    "GesturedTestSupport"]),
+        .testTarget(name: "GesturedMQTTTests", dependencies: ["GesturedMQTT", "GesturedCore", "GesturedConfig"]),
         .testTarget(name: "GesturedConfigTests", dependencies: ["GesturedConfig", "GesturedCore"]),
         // Test support: umockdev files from evemu descriptions, subprocesses, a line client.
         // Also uinput devices from evemu descriptions and a recording player (UinputDevice).

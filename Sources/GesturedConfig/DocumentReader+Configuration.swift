@@ -3,7 +3,7 @@ import GesturedCore
 /// The keys of each object of the configuration (CONTRACT.md §2, docs/CONFIG.md).
 enum ConfigKeys {
     static let root = ["screen", "devices", "views", "layouts", "control", "permissions", "socket", "screens", "idle",
-                            "power", "lock"]
+                       "power", "lock", "mqtt"]
     static let screenEntry = ["id", "width", "height", "devices", "views", "layouts", "idle", "power", "lock"]
     static let screenDevice = ["match"]
     static let screen = ["width", "height"]
@@ -49,6 +49,7 @@ extension DocumentReader {
         if let node = members["idle"], node.value != .null { configuration.idle = idleThresholds(node) }
         if let node = members["power"], node.value != .null, let policy = powerPolicy(node) { configuration.power = policy }
         if let node = members["lock"], node.value != .null, let policy = lockPolicy(node) { configuration.lock = policy }
+        if let node = members["mqtt"], node.value != .null { configuration.mqtt = mqttSettings(node) }
         return configuration
     }
 

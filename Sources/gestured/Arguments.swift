@@ -22,6 +22,8 @@ enum Command: Equatable {
                 exec: String? = nil, shell: Bool = false)
     /// `ctl [--socket PATH] REQUEST…`: one request line.
     case ctl(socket: String?, request: String)
+    /// `mqtt [--config FILE] [--socket PATH]`: the MQTT bridge (docs/MQTT.md).
+    case mqtt(config: String?, socket: String?)
     /// The guard of a pass-through clone, started by the daemon (never by hand: not in --help).
     case cloneGuard(slots: Int, style: CancelStyle, touchButton: Bool)
     case version
@@ -157,6 +159,10 @@ enum Arguments {
             try options.finish(positional: 0)
             return .listen(socket: socket, format: format, filter: filter, touches: touches, failed: failed,
                            reconnect: reconnect, exec: exec, shell: shell)
+        case "mqtt":
+            let config = try options.value("--config"), socket = try options.value("--socket")
+            try options.finish(positional: 0)
+            return .mqtt(config: config, socket: socket)
         case "ctl":
             // Options come before the request; every word after its first is the request's,
             // `-1` included (the daemon judges it).

@@ -66,6 +66,9 @@ do throws(CommandFailure) {
                               reconnect: reconnect, exec: runner)
     case .ctl(let socket, let request):
         try CtlCommand.run(socket: ClientSocket(option: socket), request: request)
+    case .mqtt(let config, let socket):
+        Log.priorityPrefixes = true
+        try MQTTCommand.run(config: config, socket: ClientSocket(option: socket).path)
     case .cloneGuard(let slots, let style, let touchButton):
         try CloneGuardCommand.run(slots: slots, style: style, touchButton: touchButton)
     case .run(let config, let socket, let verbose, let trace):

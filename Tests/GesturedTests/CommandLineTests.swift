@@ -80,6 +80,8 @@ struct CommandLineTests {
         (["ctl", "--verbose", "ping"], "gestured: unknown option '--verbose'"),
         (["ctl", "lock 5\nunlock"], "gestured: ctl sends one request line: no line breaks or NUL in its words"),
         (["listen", "--exec", " "], "gestured: --exec needs a command"),
+        (["mqtt", "--socket"], "gestured: --socket needs a value"),
+        (["mqtt", "--bogus"], "gestured: unknown option '--bogus'"),
         (["listen", "--exec", "true", "--format", "json"], "gestured: --format applies to printed lines; --exec prints none"),
         (["listen", "--exec", "true", "--touches"], "gestured: --exec runs for gesture lines only; --touches would have no effect"),
         (["record-stroke", "--name", "s", "--timeout", "0"], "gestured: --timeout must be a number of seconds above 0, not '0'"),

@@ -30,7 +30,8 @@ import Testing
         let install = try Subprocess.run("make", ["install"] + make, in: directory.path, deadline: deadline(milliseconds: 60_000))
         try #require(install.termination == .exited(0), "\(install.stdout)\n\(install.stderr)")
 
-        let units = ["gestured.service", "gestured.socket", "gestured.path", "gestured-action@.service", "gestured-action@.path"]
+        let units = ["gestured.service", "gestured.socket", "gestured.path", "gestured-action@.service", "gestured-action@.path",
+                     "gestured-mqtt.service"]
         let expected = ["/usr/bin/gestured", "/usr/libexec/gestured/gestured-surface", "/usr/lib/systemd/system-generators/gestured-generator",
                         "/usr/lib/sysusers.d/gestured.conf", "/usr/lib/udev/rules.d/60-gestured-uinput.rules",
                         "/usr/share/man/man8/gestured.8",

@@ -10,7 +10,8 @@ import Testing
 @Suite struct SystemdUnitTests {
     static let maximumExposure = 1.5
     /// Every unit `make install` and the package install (the Makefile's UNITS).
-    static let units = ["gestured.service", "gestured.socket", "gestured.path", "gestured-action@.service", "gestured-action@.path"]
+    static let units = ["gestured.service", "gestured.socket", "gestured.path", "gestured-action@.service", "gestured-action@.path",
+                        "gestured-mqtt.service"]
     let root = TestEnvironment.packageRoot
 
     /// The units and the generator as `make install` generates them, with `ExecStart=` pointing
@@ -58,7 +59,7 @@ import Testing
         // --man=no: the man pages are checked below; verify would look for installed ones. The
         // templates through an instance, as systemd loads them.
         let files = ["gestured.service", "gestured.socket", "gestured.path", "gestured-action@kiosk-admin.service",
-                     "gestured-action@kiosk-admin.path"].map { units.path + "/" + $0 }
+                     "gestured-action@kiosk-admin.path", "gestured-mqtt.service"].map { units.path + "/" + $0 }
         let run = try Subprocess.run(analyze, ["verify", "--man=no"] + files, in: units.path, deadline: deadline(milliseconds: 30_000))
         #expect(run.termination == .exited(0), "\(run.stderr)")
         #expect(run.stderr.isEmpty, "verify warned:\n\(run.stderr)")

@@ -28,6 +28,9 @@ public struct Configuration: Hashable, Sendable {
     public var power: PowerPolicy
     /// `lock`: every screen's, unless a screen of `screens` sets its own.
     public var lock = LockPolicy()
+    /// `mqtt`: the bridge's broker and topics (`gestured mqtt`); nil: none configured. The daemon
+    /// ignores it.
+    public var mqtt: MQTTSettings?
 
     public init(screen: Size? = nil, devices: [DeviceRule] = [], views: [ViewSpec] = [],
                 layouts: [String: Layout] = [:], control: ControlPolicy = ControlPolicy(),

@@ -65,6 +65,11 @@ extension Arguments {
                                      send one request line (e.g. 'screen off', 'lock 30',
                                      'unlock', 'layout night'), print the answer; exit 0 on ok,
                                      1 when the daemon refuses it or cannot be reached
+          gestured mqtt [--config FILE] [--socket PATH]
+                                     the MQTT bridge: the daemon's gesture and kiosk lines to
+                                     the broker of the configuration's mqtt key, with Home
+                                     Assistant discovery, and its listed commands back to the
+                                     daemon (docs/MQTT.md)
           gestured --version | --help
 
         Every command that reads a configuration refuses one (or a stroke-template file, or a
