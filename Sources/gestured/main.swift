@@ -68,7 +68,7 @@ do throws(CommandFailure) {
         try CtlCommand.run(socket: ClientSocket(option: socket), request: request)
     case .mqtt(let config, let socket):
         Log.priorityPrefixes = true
-        try MQTTCommand.run(config: config, socket: ClientSocket(option: socket).path)
+        try MQTTCommand.run(config: config, socket: socket)
     case .cloneGuard(let slots, let style, let touchButton):
         try CloneGuardCommand.run(slots: slots, style: style, touchButton: touchButton)
     case .run(let config, let socket, let verbose, let trace):

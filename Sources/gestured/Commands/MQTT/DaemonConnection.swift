@@ -1,9 +1,14 @@
+import GesturedCore
 import GesturedIO
 import Glibc
 
 /// The bridge's connection to the daemon's socket: lines in, request lines out.
 struct DaemonConnection {
-    let path: String
+    /// `--socket`'s value: the socket is looked for again at each connection (the service's may
+    /// have appeared since), as `listen --exec` does.
+    let option: String?
+    /// The path of the last connection, or the first looked at before one.
+    private(set) var path: String
     private(set) var fd: Int32 = -1
     private var pending: [UInt8] = []
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -12,13 +17,20 @@ struct DaemonConnection {
     /// bug, and the bridge's memory stays bounded whatever arrives.
     static let maximumLine = 64 << 10
 
-    init(path: String) { self.path = path }
+    init(option: String?) {
+        self.option = option
+        path = (try? ClientSocket(option: option).path) ?? option ?? SocketLocation.system
+    }
 
     enum ReadResult { case lines([String]), closed(String) }
 
     /// Nil, or why not.
     mutating func connect() -> String? {
-        do { fd = try ListenCommand.connect(path) } catch { return error.lines.joined(separator: "; ") }
+        do {
+            let socket = try ClientSocket(option: option)
+            path = socket.path
+            fd = try ListenCommand.connect(socket)
+        } catch { return error.lines.joined(separator: "; ") }
         pending = []
         return nil
     }

@@ -8,7 +8,7 @@ import Glibc
 /// MQTT broker (docs/MQTT.md). One poll loop serves the broker's socket (libmosquitto, no
 /// thread), the daemon's socket and a signalfd; `MQTTBridge` decides, this loop carries out.
 enum MQTTCommand {
-    static func run(config path: String?, socket: String) throws(CommandFailure) {
+    static func run(config path: String?, socket option: String?) throws(CommandFailure) {
         var configuration = try loadConfiguration(path, logWarnings: true)
         guard let settings = configuration.mqtt else {
             throw CommandFailure(ExitStatus.config, "\(path ?? "<default configuration>"): no mqtt key: nothing says which broker to use"
@@ -26,12 +26,12 @@ enum MQTTCommand {
         let signals: SignalChannel
         do { signals = try SignalChannel() } catch { throw CommandFailure(ExitStatus.failure, "signalfd: \(error)") }
 
-        var daemon = DaemonConnection(path: socket)
+        var daemon = DaemonConnection(option: option)
         var brokerRetry = Backoff(), daemonRetry = Backoff()
         var brokerDeadline: Instant? = MonotonicClock.now(), daemonDeadline: Instant? = MonotonicClock.now()
         var firstConnect = true
         let broker = "\(settings.transport.rawValue)://\(settings.host):\(settings.port)"
-        Log.info("mqtt: node \(bridge.topics.node), broker \(broker), daemon \(socket)")
+        Log.info("mqtt: node \(bridge.topics.node), broker \(broker), daemon \(daemon.path)")
 
         func perform(_ actions: [BridgeAction]) {
             for action in actions {
@@ -79,7 +79,7 @@ enum MQTTCommand {
                 if let failure = daemon.connect() {
                     daemonDeadline = daemonRetry.deadline(after: now, "mqtt: cannot reach the daemon: \(failure)")
                 } else {
-                    Log.info("mqtt: connected to the daemon at \(socket)")
+                    Log.info("mqtt: connected to the daemon at \(daemon.path)")
                     daemonRetry.reset()
                     perform(bridge.daemonConnected(now: now))
                 }
