@@ -1,6 +1,6 @@
-import CLinux
 import GesturedCore
 import GesturedIO
+import GesturedTestSupport
 import Glibc
 import Testing
 
@@ -154,7 +154,10 @@ public final class PipeLines {
 
     public init() throws {
         var fds: [Int32] = [0, 0]
-        try #require(pipe2(&fds, O_CLOEXEC) == 0)
+        try #require(pipe(&fds) == 0)
+        // Close-on-exec on both ends (Glibc's module has no pipe2): the child gets the write end
+        // through its own dup2, not by inheritance.
+        for fd in fds { try #require(fcntl(fd, F_SETFD, FD_CLOEXEC) == 0) }
         reader = fds[0]; writer = fds[1]
     }
 
