@@ -577,7 +577,7 @@ test-home-assistant: deps deps-trixie
 	$(SWIFT) build $(SWIFTPM_FLAGS) --product gestured
 	$(SWIFT) build $(SWIFTPM_FLAGS) --product gestured-testtool
 	@Tests/Trixie/gestured-trixie root >/dev/null
-	python3 Tests/HomeAssistant/test-home-assistant "$$($(SWIFT) build $(SWIFTPM_FLAGS) --show-bin-path)"
+	Tests/HomeAssistant/test-home-assistant "$$($(SWIFT) build $(SWIFTPM_FLAGS) --show-bin-path)"
 
 ## deps-vm-systemd-trixie: zstd besides deps-vm-systemd (Debian 13's kernel image is zstd-packed).
 deps-vm-systemd-trixie: deps-vm-systemd deps-trixie
