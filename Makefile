@@ -31,6 +31,8 @@
 #   make test-arm64   that package's binary under qemu-aarch64-static: every recording replayed,
 #                  every configuration checked, byte-identical to amd64; alloc-check on arm64
 #   make test-vm-arm64   the arm64 package in an arm64 kernel guest (qemu-system-aarch64, TCG)
+#   make test-home-assistant   `gestured mqtt` against a real Home Assistant (from PyPI, in the
+#                  Debian 13 root) and mosquitto: discovery, a tap, the lock switch (docs/MQTT.md)
 #
 # Works on a fresh Debian 12 with only the Swift toolchain: the deps targets install the C
 # libraries and tools with apt-get (through sudo when not root), each only what its targets need:
@@ -95,7 +97,7 @@ RECORDINGS := Tests/Fixtures/recordings
 DEMO_NODE := /dev/input/event7
 
 .PHONY: deps-arm64 build-arm64 test-arm64 test-vm-arm64
-.PHONY: wayland-glue deps-trixie test-trixie deb-trixie deps-vm-systemd-trixie test-vm-systemd-trixie test-vm-trixie
+.PHONY: wayland-glue deps-trixie test-trixie deb-trixie test-home-assistant deps-vm-systemd-trixie test-vm-systemd-trixie test-vm-trixie
 .PHONY: all deps deps-build deps-deb deps-vm deps-vm-systemd build build-daemon run test test-release test-vm test-vm-systemd bench bench-hostile bench-vm demo readme-picture install uninstall deb clean \
 	fuzz fuzz-build fuzz-seeds test-sanitize soak-vm
 
@@ -566,6 +568,16 @@ test-trixie: deps-trixie
 deb-trixie: deps-trixie
 	@Tests/Trixie/gestured-trixie root >/dev/null
 	Tests/Arm64/gestured-arm64 layer make --no-print-directory deb SWIFTPM_FLAGS="--scratch-path $(TRIXIE_SCRATCH)" DEB_DIST=$(DEB_DIST)/trixie
+
+## test-home-assistant: `gestured mqtt` against a real Home Assistant (docs/MQTT.md, "Tested against
+## Home Assistant"): mosquitto, the daemon on the emulated touchscreen and the bridge from the debug
+## build here; Home Assistant (pinned in Tests/HomeAssistant/test-home-assistant) in test-trixie's
+## Debian 13 root, from a venv made once and cached in ~/.cache/gestured-ha (GESTURED_HA_CACHE).
+test-home-assistant: deps deps-trixie
+	$(SWIFT) build $(SWIFTPM_FLAGS) --product gestured
+	$(SWIFT) build $(SWIFTPM_FLAGS) --product gestured-testtool
+	@Tests/Trixie/gestured-trixie root >/dev/null
+	Tests/HomeAssistant/test-home-assistant "$$($(SWIFT) build $(SWIFTPM_FLAGS) --show-bin-path)"
 
 ## deps-vm-systemd-trixie: zstd besides deps-vm-systemd (Debian 13's kernel image is zstd-packed).
 deps-vm-systemd-trixie: deps-vm-systemd deps-trixie
