@@ -117,10 +117,11 @@ public struct DoctorFacts: Equatable, Sendable {
     }
 
     /// Where the programs that hold input devices for the compositor, not readers of their own,
-    /// are installed (seatd; systemd-logind in /usr/lib, and in /lib before the /usr merge). A
+    /// are installed (seatd: Debian's in /usr/sbin, other distributions' in /usr/bin; systemd-logind
+    /// in /usr/lib, and in /lib before the /usr merge). A
     /// reader is one of them when its executable is the same file as one of these, whatever it
     /// calls itself.
-    public static let seatManagerExecutables = ["/usr/bin/seatd", "/usr/lib/systemd/systemd-logind", "/lib/systemd/systemd-logind"]
+    public static let seatManagerExecutables = ["/usr/sbin/seatd", "/usr/bin/seatd", "/usr/lib/systemd/systemd-logind", "/lib/systemd/systemd-logind"]
 
     /// A bound of the scan of /proc (`ProcessScan.Limits`) that was reached.
     public enum ScanBound: Equatable, Sendable {
