@@ -67,6 +67,34 @@ import Testing
         #expect(owner.version?.first?.isNumber == true, "\(String(describing: owner.version))")
     }
 
+    /// Issue #44 item 2 on a real process: a program whose file name is an escape sequence holds
+    /// the device; its comm (the kernel's copy of that name) reaches doctor's text escaped, one
+    /// line, no forged status, and JSON as JSON.
+    @Test func aReadersCommWithAnEscapeSequenceIsEscapedInDoctorsText() throws {
+        let directory = try TestEnvironment.TemporaryDirectory(prefix: "gestured-procscan-comm")
+        let name = "\u{1b}[2K\rok x"
+        let copy = directory.path + "/" + name
+        let cat = try #require(TestEnvironment.which("cat"))
+        try writeFile(path: copy, bytes: try readFile(path: cat))
+        chmod(copy, 0o755)
+        let held = Self.open("/dev/full")
+        defer { close(held) }
+        let holder = try Holder(copy, [], holding: held)
+        let found = ProcessScan.scan(ProcessScan.Query(devices: [Self.full]))
+        try holder.end()
+        let reader = try #require(found.readers.first { $0.pid == holder.child.pid }, "\(found.readers)")
+        #expect(reader.command == name, "\(reader.command.unicodeScalars.map(\.value))")
+        let clone = DoctorFacts.Clone(device: "Panel", rule: 0, cancelStyle: .lift, slots: 10, clone: "/dev/input/event9",
+                                      readers: [DoctorFacts.Reader(pid: reader.pid, command: reader.command)])
+        let facts = DoctorFacts(socket: DoctorFacts.Socket(path: "/run/gestured/gestured.sock", reach: .connected),
+                                caller: DoctorFacts.Caller(uid: 0, name: "root"), needsUinput: true, uinputPresent: true,
+                                clones: [clone])
+        let report = facts.report()
+        #expect(!report.text.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" }, "\(report.text)")
+        #expect(report.text.contains("\\x1b[2K\\rok x (pid \(reader.pid)"), "\(report.text)")
+        #expect(report.json.contains("\"command\":\"\\u001b[2K\\rok x\""), "\(report.json)")
+    }
+
     /// Issue #44 item 3, the namespace trick: a process in a user and mount namespace of its own
     /// with a tmpfs on /dev holds a plain file named /dev/input/event7; its /proc/PID/fd/3 reads
     /// `/dev/input/event7`, the text the old scan matched. It is no reader of event7 (13:71):
