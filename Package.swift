@@ -6,12 +6,8 @@ import PackageDescription
 /// - `GesturedConfig`: JSON5 text → validated `Configuration` (its own JSON5 parser).
 /// - `GesturedIO`: the thin shell: libevdev, libudev, epoll, timerfd, signalfd, sockets.
 /// - `gestured`: the executable; the only place that logs.
-/// Release builds of the daemon's own modules leave out the run-time exclusivity checks of class
-/// properties and globals (`swift_beginAccess`): about 40 a frame in the shell's loop, 2,800
-/// instructions of the daemon's ~32,000 a frame with a client (docs/PERFORMANCE.md). The
-/// compiler's static checks stay; the debug builds of `make test`, the sanitizer builds and the
-/// kernel guests' test bundles keep the run-time checks and run every test with them.
-let releaseSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+/// Every build keeps Swift's run-time exclusivity checks: a re-entrancy mistake in the field is a
+/// trap with a message, not memory corruption (issue 49; their cost is in docs/PERFORMANCE.md).
 
 let package = Package(
     name: "gestured",
@@ -33,15 +29,14 @@ let package = Package(
         // Linux libc headers that the Glibc module leaves out (epoll, timerfd, signalfd, inotify, pidfd).
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         // libm: `Double.rounded()` and friends lower to libm calls on Linux.
-        .target(name: "GesturedCore", swiftSettings: releaseSettings, linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "GesturedCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "GesturedConfig", dependencies: ["GesturedCore"]),
-        .target(name: "GesturedIO", dependencies: ["GesturedCore", "CEvdev", "CUdev", "CLinux"], swiftSettings: releaseSettings),
+        .target(name: "GesturedIO", dependencies: ["GesturedCore", "CEvdev", "CUdev", "CLinux"]),
         // The MQTT bridge's decisions (daemon lines → publications, commands → requests, Home
         // Assistant discovery): pure, beside the core and never below it.
         .target(name: "GesturedMQTT", dependencies: ["GesturedCore"]),
         .executableTarget(name: "gestured",
-                          dependencies: ["GesturedCore", "GesturedConfig", "GesturedIO", "GesturedMQTT", "CMosquitto"],
-                          swiftSettings: releaseSettings),
+                          dependencies: ["GesturedCore", "GesturedConfig", "GesturedIO", "GesturedMQTT", "CMosquitto"]),
         // The Wayland client of `gestured doctor --probe-cancel` and `gestured calibrate`
         // (gestured(8), GESTURED-SURFACE), in C on libwayland-client: a target here, so one
         // `swift build` makes it for the tests, the package and the arm64 cross-build alike.
