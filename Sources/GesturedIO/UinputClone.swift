@@ -47,15 +47,7 @@ public final class UinputClone {
         defer { libevdev_free(template) }
         name = libevdev_get_name(template).map { String(cString: $0) } ?? CloneName.suffix
         hasTouchButton = libevdev_has_event_code(template, UInt32(EV_KEY), UInt32(BTN_TOUCH)) != 0
-        descriptor = try FileDescriptor.open(path, flags: O_RDWR | O_CLOEXEC)
-        var uinput: OpaquePointer?
-        do {
-            try negativeErrno("UI_DEV_CREATE", path: path, libevdev_uinput_create_from_device(template, descriptor.rawValue, &uinput))
-        } catch {
-            try? descriptor.close()
-            throw error
-        }
-        self.uinput = uinput
+        (descriptor, uinput) = try UinputClone.create(from: template, uinputPath: path)
         devnode = libevdev_uinput_get_devnode(uinput).map { String(cString: $0) }
         syspath = libevdev_uinput_get_syspath(uinput).map { String(cString: $0) }
         buffer.reserveCapacity(64)
@@ -68,6 +60,21 @@ public final class UinputClone {
     public func write(_ events: [RawEvent]) throws(SystemError) {
         guard uinput != nil else { return }
         try Self.write(events, to: descriptor, buffer: &buffer, name: devnode ?? "/dev/uinput")
+    }
+
+    /// Opens `/dev/uinput` (at `path`) and creates on it the device `template` describes: the
+    /// descriptor and libevdev's handle, or the error, with the descriptor closed.
+    static func create(from template: OpaquePointer, uinputPath path: String) throws(SystemError)
+        -> (descriptor: FileDescriptor, uinput: OpaquePointer?) {
+        let descriptor = try FileDescriptor.open(path, flags: O_RDWR | O_CLOEXEC)
+        var uinput: OpaquePointer?
+        do {
+            try negativeErrno("UI_DEV_CREATE", path: path, libevdev_uinput_create_from_device(template, descriptor.rawValue, &uinput))
+        } catch {
+            try? descriptor.close()
+            throw error
+        }
+        return (descriptor, uinput)
     }
 
     /// Writes `events` to the uinput descriptor `descriptor` in one `write(2)`, through `buffer`

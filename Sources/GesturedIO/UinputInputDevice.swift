@@ -48,15 +48,7 @@ public final class UinputInputDevice {
         if capabilities.horizontalWheel { wheels += [REL_HWHEEL, REL_HWHEEL_HI_RES] }
         for code in wheels { libevdev_enable_event_code(template, UInt32(EV_REL), UInt32(code), nil) }
 
-        descriptor = try FileDescriptor.open(path, flags: O_RDWR | O_CLOEXEC)
-        var uinput: OpaquePointer?
-        do {
-            try negativeErrno("UI_DEV_CREATE", path: path, libevdev_uinput_create_from_device(template, descriptor.rawValue, &uinput))
-        } catch {
-            try? descriptor.close()
-            throw error
-        }
-        self.uinput = uinput
+        (descriptor, uinput) = try UinputClone.create(from: template, uinputPath: path)
         devnode = libevdev_uinput_get_devnode(uinput).map { String(cString: $0) }
         buffer.reserveCapacity(32)
     }
