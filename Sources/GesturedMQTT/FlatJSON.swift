@@ -1,3 +1,4 @@
+import GesturedCore
 /// The daemon's JSON lines are flat objects (docs/PROTOCOL.md: strings, numbers, booleans, no
 /// nesting), so the bridge reads them with this small scanner rather than a general parser: it
 /// needs a few fields by name and passes the line itself on unchanged.
@@ -62,24 +63,9 @@ enum FlatJSON {
         return scalars.isEmpty ? members : nil
     }
 
-    /// `text` as a JSON string literal, quotes included.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for c in text.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out + "\""
-    }
+    /// `text` as a JSON string literal, quotes included: the daemon's own JSON escaping
+    /// (`LineEncoder.jsonString`), so the bridge's payloads quote as the socket's lines do.
+    static func quoted(_ text: String) -> String { LineEncoder.jsonString(text) }
 
     /// An object of string members, in the order given.
     static func encode(_ members: [(String, String)]) -> String {
