@@ -115,13 +115,9 @@ extension GesturePipeline {
     mutating func settleClaimGrabs(into batch: inout Batch) {
         guard kiosk.watchesTouches || claimGrabsHeld > 0 else { return }
         for d in devices.indices where devices[d].grabsForClaims {
-            let claims = kiosk.claims(screen: devices[d].screen)
-            let want: Bool
-            if devices[d].grabbedForClaims {
-                want = claims || devices[d].touchInSlot.contains { $0?.claimed == true }
-            } else {
-                want = claims
-            }
+            // Held while the screen claims, and while a claimed touch made under the grab is down.
+            let want = kiosk.claims(screen: devices[d].screen)
+                || (devices[d].grabbedForClaims && devices[d].touchInSlot.contains { $0?.claimed == true })
             guard want != devices[d].grabbedForClaims else { continue }
             devices[d].grabbedForClaims = want
             claimGrabsHeld += want ? 1 : -1

@@ -47,14 +47,15 @@ final class InputSink {
 
     /// Sends what `action` says for `event` (a gesture's input action reached).
     func send(_ action: InputAction, for event: GestureEvent, now: Instant) {
-        guard let device, encoder != nil else { return }
+        guard let device, var encoder else { return }
         guard budget.allows(action, at: now) else {
             Log.limited(.warning, key: "input budget",
                         "\(event.name): more than \(InputBudget.perSecond) keys or clicks in a second, ignoring")
             return
         }
         events.removeAll(keepingCapacity: true)
-        encoder!.encode(action, for: event, into: &events)
+        encoder.encode(action, for: event, into: &events)
+        self.encoder = encoder   // its scroll remainders
         do { try device.write(events) } catch {
             Log.limited(.error, key: "input write", "\(UinputInputDevice.name): \(error)")
         }
