@@ -27,7 +27,8 @@ public struct CoreRunner {
         pipeline = try GesturePipeline(configuration: configuration, screen: Scenario.screen)
         // As the daemon does: no client here wants touch lines, so none are made.
         pipeline.reportsTouches = subscription.touches
-        device = try pipeline.addDevice(Scenario.device, rule: DeviceRule(passThrough: scenario.passThrough))
+        var added = Batch()   // a device added before any event decides nothing
+        device = try pipeline.addDevice(Scenario.device, rule: DeviceRule(passThrough: scenario.passThrough), into: &added)
         batch = Batch(for: pipeline)
         if scenario.passThrough {
             clone = CloneEncoder(slotCount: Scenario.device.slotCount, hasTouchButton: false)

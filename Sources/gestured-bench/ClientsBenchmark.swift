@@ -37,7 +37,8 @@ enum ClientsBenchmark {
             let configuration = scenario.configuration(defaultGestures: ConfigLoader.defaultConfiguration().views.flatMap(\.gestures))
             pipeline = try GesturePipeline(configuration: configuration, screen: Scenario.screen)
             pipeline.reportsTouches = false   // no default client wants touch lines
-            device = try pipeline.addDevice(Scenario.device)
+            var added = Batch()   // a device added before any event decides nothing
+            device = try pipeline.addDevice(Scenario.device, into: &added)
             self.perClient = perClient
             subscriptions = Array(repeating: ClientSubscription(), count: clients)
             if !perClient { for k in 0..<clients { pipeline.subscribers.connect(ClientKey(UInt64(k))) } }

@@ -131,4 +131,41 @@ struct KioskGrabTests {
         s.record(batch)
         #expect(s.take() == ["ok command=screen", "grab event0", "let go event0"])
     }
+
+    /// A panel that comes while its screen claims (said off) is grabbed in its addition's own
+    /// step: no touch of the next sequence reaches the application before a later step would
+    /// have settled it.
+    @Test func aPanelAddedWhileItsScreenClaimsIsGrabbedInItsOwnStep() throws {
+        var s = try KioskScript(KioskScript.tapping(), passThrough: false)
+        s.request("screen off", at: 0)
+        let panel = DeviceDescription(sysname: "event9", name: "late", mtX: AxisInfo(minimum: 0, maximum: 999),
+                                      mtY: AxisInfo(minimum: 0, maximum: 999), slotCount: 4, hasTrackingID: true)
+        var batch = Batch()
+        let line = DeviceLine(added: true, sysname: "event9", name: "late")
+        let late = try s.pipeline.addDevice(panel, line: line, into: &batch)
+        #expect(batch.deviceLines == [line])
+        #expect(batch.grabs == [PanelGrab(device: late, exclusive: true)])
+    }
+
+    /// A reload that treats a pass-through panel anew (its rotation changed) does it in the
+    /// reload's one step, under the same id: the application's touch on its clone is cancelled
+    /// and lifted in that batch, and the panel's next touch is decoded with the new rotation.
+    @Test func aReloadTreatsAPanelAnewInItsOwnStepUnderItsId() throws {
+        var s = try KioskScript(KioskScript.tapping(), passThrough: true)
+        s.down(0, 100, 100, at: 0)
+        #expect(s.take() == ["0 app0 down slot=0 100,100"])
+        let id = s.devices[0]
+        let turned = DeviceRule(rotation: .quarter, passThrough: true)
+        let panel = DeviceDescription(sysname: "event0", name: "panel", mtX: AxisInfo(minimum: 0, maximum: 999),
+                                      mtY: AxisInfo(minimum: 0, maximum: 999), slotCount: 4, hasTrackingID: true)
+        let prepared = try GesturePipeline.prepareReplacement(of: id, panel, rule: turned, fallbackCalibration: nil, screen: 0,
+                                                              size: Size(width: 1000, height: 1000))
+        var batch = Batch()
+        try s.pipeline.reload(configuration: KioskScript.tapping(), sizes: [Size(width: 1000, height: 1000)],
+                              devices: [.replace(prepared)], now: KioskScript.at(10), into: &batch)
+        s.record(batch)
+        #expect(s.take() == ["10 tap failed", "10 app0 cancel slot=0", "10 app0 up slot=0"])
+        #expect(s.pipeline.deviceList.map(\.id) == [id])
+        #expect(s.pipeline.geometry(of: id)?.rotation == .quarter)
+    }
 }

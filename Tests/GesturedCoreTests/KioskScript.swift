@@ -25,7 +25,11 @@ struct KioskScript {
             devices.append(try pipeline.addDevice(panel, rule: DeviceRule(passThrough: passThrough), screen: screen))
         }
         self.devices = devices
-        if let start { pipeline.startIdleClock(at: Self.at(start)) }
+        if let start {
+            var started = Batch()
+            pipeline.start(at: Self.at(start), into: &started)
+            precondition(started.isEmpty, "starting the idle clock decides nothing")
+        }
     }
 
     /// A configuration of one screen with a tap recognizer on its one view.

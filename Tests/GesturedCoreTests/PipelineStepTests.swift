@@ -35,16 +35,26 @@ struct PipelineStepTests {
         #expect(batch.isEmpty, "collected once")
     }
 
-    /// A device line is a step of its own: it leaves through the batch, after any lines.
-    @Test func deviceLinesAreInTheBatch() throws {
+    /// A device's coming and going are each one step with its line: the line leaves through
+    /// the same batch, after what the going decided (its touches' cancellation first).
+    @Test func aDeviceAndItsLineAreOneStep() throws {
         var pipeline = try GesturePipeline(configuration: KioskScript.tapping(), screen: Size(width: 1000, height: 1000))
+        pipeline.reportsTouches = true
         var batch = Batch()
-        let line = DeviceLine(added: true, sysname: "event7", name: "panel")
-        pipeline.announce(line, into: &batch)
-        #expect(batch.deviceLines == [line])
+        let panel = DeviceDescription(sysname: "event7", name: "panel", mtX: AxisInfo(minimum: 0, maximum: 999),
+                                      mtY: AxisInfo(minimum: 0, maximum: 999), slotCount: 4, hasTrackingID: true)
+        let added = DeviceLine(added: true, sysname: "event7", name: "panel")
+        let id = try pipeline.addDevice(panel, line: added, into: &batch)
+        #expect(batch.deviceLines == [added])
         #expect(batch.outputs.isEmpty && !batch.isEmpty)
-        pipeline.advance(to: KioskScript.at(1), into: &batch)
-        #expect(batch.deviceLines.isEmpty)
+        pipeline.handle(PanelScript.contact(id: 1, x: 10, y: 10, at: KioskScript.at(1)), from: id, into: &batch)
+        #expect(batch.deviceLines.isEmpty && batch.outputs.count == 1)
+        let removed = DeviceLine(added: false, sysname: "event7", name: "panel")
+        pipeline.removeDevice(id, now: KioskScript.at(2), line: removed, into: &batch)
+        #expect(batch.deviceLines == [removed])
+        guard case .touch(let cancelled)? = batch.outputs.first else { Issue.record("no touch line: \(batch.outputs)"); return }
+        #expect(cancelled.update.phase == .cancelled)
+        #expect(pipeline.sysname(of: id) == nil)
     }
 
     /// The pipeline holds its devices in a table that answers "not held" for one that went

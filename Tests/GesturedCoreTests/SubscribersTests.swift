@@ -82,7 +82,9 @@ struct SubscribersTests {
         pipeline.subscribers.set(json, of: ClientKey(1))
         pipeline.subscribers.set(trace, of: ClientKey(2))
         var batch = Batch()
-        pipeline.announce(DeviceLine(added: true, sysname: "event4", name: "panel"), into: &batch)
+        let panel = DeviceDescription(sysname: "event4", name: "panel", mtX: AxisInfo(minimum: 0, maximum: 999),
+                                      mtY: AxisInfo(minimum: 0, maximum: 999), slotCount: 4, hasTrackingID: true)
+        try pipeline.addDevice(panel, line: DeviceLine(added: true, sysname: "event4", name: "panel"), into: &batch)
         let parts = Array(batch.delivery.parts)
         #expect(Self.lines(of: parts[0], parts[0].published)
             == [LineEncoder.device(added: true, sysname: "event4", name: "panel", seq: 1, format: .json)])

@@ -116,9 +116,9 @@ import Testing
     /// deadline comes first, control requests through the control path (with its answer).
     static func daemon(_ frames: [Frame], configuration: Configuration) throws -> Decisions {
         let recorder = Recorder()
-        var pipeline = try GesturePipeline(configuration: configuration, sizes: [Size(width: 1000, height: 1000)])
-        pipeline.startIdleClock(at: .zero)   // the daemon's start
+        let pipeline = try GesturePipeline(configuration: configuration, sizes: [Size(width: 1000, height: 1000)])
         let live = LivePipeline(pipeline, shell: recorder)
+        live.start(now: .zero)   // the daemon's start
         let admitted = try DeviceAdmission.admit(panel, properties: ["ID_INPUT_TOUCHSCREEN": "1"], configuration: configuration).get()
         let device = try live.add(panel, admitted)
         var rng = SplitMix64(seed: 99)
@@ -165,10 +165,10 @@ import Testing
     /// before the frame at or after it, interludes at the same instants.
     static func replay(_ frames: [Frame], configuration: Configuration) throws -> Decisions {
         var pipeline = try GesturePipeline(configuration: configuration, sizes: [Size(width: 1000, height: 1000)])
-        pipeline.startIdleClock(at: .zero)
-        let device = try pipeline.addDevice(panel, rule: configuration.devices.first)
         var decisions = Decisions()
         var batch = Batch()
+        pipeline.start(at: .zero, into: &batch); decisions.take(batch)
+        let device = try pipeline.addDevice(panel, rule: configuration.devices.first)
         var layouts = ControlDesk.layouts(of: configuration)
         func fire(through time: Instant) {
             while let deadline = pipeline.nextDeadline, deadline <= time {

@@ -54,10 +54,11 @@ import Testing
             device = try live.add(ScreenPowerTests.panel, admitted)
         }
 
-        /// A read of the panel, as DeviceHub does it: the attribute first, then the events.
+        /// A read of the panel, as DeviceHub does it: the attribute first, what it says going
+        /// into the read's step.
         func read(_ id: Int32, at ms: Int64) {
-            power.beforeRead(of: device, live: live)
-            live.read(DaemonLoopTests.contact(id, at: Instant(microseconds: ms * 1000)), from: device)
+            live.read(DaemonLoopTests.contact(id, at: Instant(microseconds: ms * 1000)), from: device,
+                      screenOff: power.beforeRead(of: device, live: live))
         }
     }
 

@@ -8,12 +8,15 @@
 struct DeviceTable: Sendable {
     /// The devices held, in the order they were added.
     private(set) var all: [GesturePipeline.Device] = []
-    /// By `DeviceID.value` (ids are never reused): the device's position in `all`, nil once it
-    /// went.
+    /// By `DeviceID.value` (ids are never reused): the device's position in `all`, nil before
+    /// it is held (its id reserved) and once it went.
     private var positions: [Int?] = []
 
-    /// The id the next device added gets.
-    var nextID: GesturePipeline.DeviceID { GesturePipeline.DeviceID(value: positions.count) }
+    /// A new id, never given before, for a device about to be held (`append`).
+    mutating func reserveID() -> GesturePipeline.DeviceID {
+        positions.append(nil)
+        return GesturePipeline.DeviceID(value: positions.count - 1)
+    }
 
     /// Where the device with `id` is held, if it is.
     func position(of id: GesturePipeline.DeviceID) -> Int? {
@@ -31,11 +34,21 @@ struct DeviceTable: Sendable {
         _modify { yield &all[position] }
     }
 
-    /// Holds a device (its id is `nextID`).
-    mutating func append(_ device: GesturePipeline.Device) {
-        precondition(device.id == nextID, "devices are added with the next id")
-        positions.append(all.count)
+    /// Holds a device under the id `reserveID` gave it; false, holding nothing, for an id not
+    /// reserved or already held.
+    mutating func append(_ device: GesturePipeline.Device) -> Bool {
+        guard positions.indices.contains(device.id.value), positions[device.id.value] == nil else { return false }
+        positions[device.id.value] = all.count
         all.append(device)
+        return true
+    }
+
+    /// Puts `device` where the device of the same id is held (a reload's new treatment); false,
+    /// changing nothing, when none is.
+    mutating func replace(_ device: GesturePipeline.Device) -> Bool {
+        guard let p = position(of: device.id) else { return false }
+        all[p] = device
+        return true
     }
 
     /// Lets a device go; the later ones move up a position.

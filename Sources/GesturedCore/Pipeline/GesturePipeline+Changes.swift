@@ -8,25 +8,55 @@ extension GesturePipeline {
     mutating func appendRemoval(of ids: [DeviceID], now: Instant, into batch: inout Batch) {
         let going = ids.filter { devices.position(of: $0) != nil }
         guard !going.isEmpty else { return }
-        // Every touch the application has on the clones ends there (cancelled: the panel's
-        // touches went with it), written before the clones go, so that no compositor keeps one
-        // pressed (docs/KIOSK.md): the forwarder decides once, after the cancellations' frames.
-        for id in going { forwarder.claimAll(device: id.value) }
-        for id in going { if let p = devices.position(of: id) { appendCancellation(of: p, now: now, deciding: .never, into: &batch) } }
-        forwarder.decide(now: now, into: &batch.forwarded)
+        endTouches(of: going, now: now, into: &batch)
         for id in going {
-            if let p = devices.position(of: id) { releaseClaimGrab(of: p, into: &batch) }
             devices.remove(id)
             forwarder.removeDevice(id.value)
         }
     }
 
+    /// The touches of devices about to go or be treated anew end: every touch the application
+    /// has on their clones ends there (cancelled: the panel's touches went with it), written
+    /// before the clones go, so that no compositor keeps one pressed (docs/KIOSK.md); then
+    /// their touches and the gestures they drive are cancelled, and their claims' grabs let go.
+    private mutating func endTouches(of going: [DeviceID], now: Instant, into batch: inout Batch) {
+        for id in going { forwarder.claimAll(device: id.value) }
+        for id in going { if let p = devices.position(of: id) { appendCancellation(of: p, now: now, into: &batch) } }
+        settleForwarding(now: now, into: &batch)   // a lift held back has no touch left to cancel
+        for id in going { if let p = devices.position(of: id) { releaseClaimGrab(of: p, into: &batch) } }
+    }
+
     /// The touches still down on the device at position `p` are cancelled (its decoder ends
-    /// them), and so are the gestures they drive; `deciding` overrides the frame's own rule.
-    mutating func appendCancellation(of p: Int, now: Instant, deciding: Deciding? = nil, into batch: inout Batch) {
+    /// them), and so are the gestures they drive.
+    mutating func appendCancellation(of p: Int, now: Instant, into batch: inout Batch) {
         if devices[p].decoder.cancelAll(now: now) {
-            deliver(device: p, now: now, deciding: deciding, into: &batch)
+            deliver(device: p, now: now, into: &batch)
         }
+    }
+
+    /// What a reload does to the devices open before it, in their order: a kept one feeds its
+    /// screen's new index; a replaced one's touches end (`endTouches`) and it is decoded anew
+    /// under its id; a released one goes, its line after.
+    mutating func appendDeviceChanges(_ changes: [DeviceChange], now: Instant, into batch: inout Batch) {
+        for change in changes {
+            switch change {
+            case .keep(let id, let screen):
+                if let p = devices.position(of: id) { devices[p].screen = screen }
+            case .replace(let prepared):
+                guard devices.position(of: prepared.id) != nil else { continue }
+                endTouches(of: [prepared.id], now: now, into: &batch)
+                forwarder.removeDevice(prepared.id.value)
+                guard devices.replace(prepared.device) else { continue }
+                reserveFrameCapacity(slots: prepared.device.touchInSlot.count)
+                if prepared.passesThrough {
+                    forwarder.addDevice(prepared.id.value, slotCount: prepared.device.touchInSlot.count)
+                }
+            case .release(let id, let line):
+                appendRemoval(of: [id], now: now, into: &batch)
+                batch.deviceLines.append(line)
+            }
+        }
+        reserveEventCapacity()
     }
 
     /// Replaces the view trees and recognizers with `fresh` (built already). Running gestures
@@ -38,7 +68,7 @@ extension GesturePipeline {
         // application has goes on there unless its view's rules changed.
         let old = screens
         forwarder.carry { touch, screen in Self.carry(touch, from: old[screen], to: fresh) }
-        for screen in screens.indices { run(.cancelAll, screen: screen, now: now, deciding: .never, into: &batch) }
+        for screen in screens.indices { run(.cancelAll, screen: screen, now: now, into: &batch) }
         collectTrace(into: &batch)   // the old engines' trace, before they go
         let anyDown = touchesDown(onScreen: nil)
         kiosk = kiosk.reloaded(configuration, now: now) { _ in anyDown }
@@ -47,7 +77,6 @@ extension GesturePipeline {
         unlock = freshUnlock
         renameTouchViews()
         reserveEventCapacity()
-        forwarder.decide(now: now, into: &batch.forwarded)
     }
 
     /// Whether a touch's rules survive a reload: its screen is still there (by id) and the view
@@ -69,17 +98,10 @@ extension GesturePipeline {
     mutating func appendChange(_ change: ViewTree.Change, ofView view: String, now: Instant, into batch: inout Batch) -> Bool {
         for screen in screens.indices {
             guard let index = screens[screen].engine.tree.index(of: view) else { continue }
-            run(.change(change, view: index), screen: screen, now: now, deciding: .always, into: &batch)
+            run(.change(change, view: index), screen: screen, now: now, into: &batch)
             return true
         }
         return false
-    }
-
-    /// Moves a device to another screen without cancelling anything: after a reload whose
-    /// screens kept its screen's id and size but not its index.
-    public mutating func setScreen(_ screen: Int, of id: DeviceID) {
-        guard let p = devices.position(of: id) else { return }
-        devices[p].screen = screen
     }
 
     /// A device's rotation set at runtime (a kiosk turning its screen). The device's touches in
@@ -89,6 +111,6 @@ extension GesturePipeline {
         guard let p = devices.position(of: id), devices[p].geometry.rotation != rotation else { return }
         let g = devices[p].geometry
         devices[p].geometry = DeviceGeometry(x: g.x, y: g.y, screen: g.screen, rotation: rotation, calibration: g.calibration)
-        run(.cancelGestures(devices[p].touches), screen: devices[p].screen, now: now, deciding: .always, into: &batch)
+        run(.cancelGestures(devices[p].touches), screen: devices[p].screen, now: now, into: &batch)
     }
 }

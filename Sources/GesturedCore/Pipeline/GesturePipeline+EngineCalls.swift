@@ -16,21 +16,11 @@ extension GesturePipeline {
         case change(ViewTree.Change, view: ViewTree.Index)
     }
 
-    /// When the forwarder decides after an engine call.
-    enum Deciding {
-        case always
-        /// When the call made an event or an ownership fact.
-        case ifDecided
-        /// When the call made an ownership fact.
-        case ifOwnership
-        case never
-    }
-
     /// One engine call on `screen` at `now`, then its outputs and the forwarder's decision
     /// (`conclude`).
-    mutating func run(_ call: EngineCall, screen: Int, now: Instant, deciding: Deciding, into batch: inout Batch) {
+    mutating func run(_ call: EngineCall, screen: Int, now: Instant, into batch: inout Batch) {
         callEngine(call, screen: screen, now: now)
-        conclude(screen: screen, now: now, deciding: deciding, into: &batch)
+        conclude(screen: screen, now: now, into: &batch)
     }
 
     /// One engine call: its gesture events and ownership facts in the scratch buffers.
@@ -52,15 +42,8 @@ extension GesturePipeline {
     }
 
     /// The end of an engine call: its ownership facts to the forwarder, its gesture events into
-    /// the batch with the actions they reach, then the forwarder decides (as `deciding` says).
-    mutating func conclude(screen: Int, now: Instant, deciding: Deciding, into batch: inout Batch) {
-        let decides: Bool
-        switch deciding {
-        case .always: decides = true
-        case .ifDecided: decides = !gestureEvents.isEmpty || !ownership.isEmpty
-        case .ifOwnership: decides = !ownership.isEmpty
-        case .never: decides = false
-        }
+    /// the batch with the actions they reach, then the forwarder's decision at the call's instant.
+    mutating func conclude(screen: Int, now: Instant, into batch: inout Batch) {
         if !ownership.isEmpty { forwarder.apply(ownership, screen: screen) }
         for event in gestureEvents {
             batch.outputs.append(.gesture(event))
@@ -68,7 +51,17 @@ extension GesturePipeline {
                 batch.actions.append(ActionRequest(output: batch.outputs.count - 1, action: action))
             }
         }
-        if decides { forwarder.decide(now: now, into: &batch.forwarded) }
+        settleForwarding(now: now, into: &batch)
+    }
+
+    /// The forwarder's one decision point: whatever changed for it since it last decided (a
+    /// touch began, moved or lifted; the arbiter stated a fact; a touch was claimed) is carried
+    /// into what the application receives, at `now`. It is called at the end of every engine
+    /// call, before a device's touches are forgotten, and at the end of every step, and decides
+    /// only on news (`TouchForwarder.hasNews`): the forwarder's own facts say when, not the
+    /// caller (a decision with nothing new would write nothing).
+    mutating func settleForwarding(now: Instant, into batch: inout Batch) {
+        if forwarder.hasNews { forwarder.decide(now: now, into: &batch.forwarded) }
     }
 
     /// Fires every deadline up to `now`, of all screens in time order: each due deadline fires
@@ -92,7 +85,7 @@ extension GesturePipeline {
                 continue
             }
             guard let (screen, deadline) = engines, deadline <= now else { return }
-            run(.deadlines(deadline), screen: screen, now: deadline, deciding: .ifDecided, into: &batch)
+            run(.deadlines(deadline), screen: screen, now: deadline, into: &batch)
         }
     }
 

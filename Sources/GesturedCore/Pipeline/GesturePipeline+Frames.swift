@@ -30,9 +30,9 @@ extension GesturePipeline {
             // moves them; other devices' gestures go on. The application is cancelled out of
             // them too.
             forwarder.claimAll(device: devices[p].id.value)
-            run(.cancelGestures(devices[p].touches), screen: devices[p].screen, now: time, deciding: .never, into: &batch)
+            run(.cancelGestures(devices[p].touches), screen: devices[p].screen, now: time, into: &batch)
         }
-        deliver(device: p, now: time, resynchronized: resynchronized, into: &batch)
+        deliver(device: p, now: time, into: &batch)
     }
 
     /// Feeds the device's decoder the events from `index` on until one completes a frame, and
@@ -106,10 +106,9 @@ extension GesturePipeline {
     }
 
     /// Turns the device's current frame into touch updates with stable ids, runs the engine on
-    /// them, and appends the touch and gesture outputs, then the forwarder's one decision of the
-    /// step (even for an empty frame when `resynchronized` claimed the device's touches).
-    mutating func deliver(device p: Int, now: Instant, resynchronized: Bool = false, deciding: Deciding? = nil,
-                          into batch: inout Batch) {
+    /// them, and appends the touch and gesture outputs, then the forwarder's decision
+    /// (`conclude`).
+    mutating func deliver(device p: Int, now: Instant, into batch: inout Batch) {
         updates.removeAll(keepingCapacity: true)
         updateViews.removeAll(keepingCapacity: true)
         updatePositions.removeAll(keepingCapacity: true)
@@ -121,10 +120,7 @@ extension GesturePipeline {
                           positions: &updatePositions, claimsNew: claimsNew, claimed: &claimedChanges, unlocks: unlocks,
                           unlocking: &unlockUpdates)
         if watching { applyKiosk(screen: screen, device: p, now: now, into: &batch) }
-        guard !updates.isEmpty else {
-            if resynchronized && deciding == nil { forwarder.decide(now: now, into: &batch.forwarded) }
-            return
-        }
+        guard !updates.isEmpty else { return }
         // The forwarder takes the frame in but writes nothing before the arbiter's facts: a touch
         // claimed in this frame gets its cancel, not this frame's move first.
         let forwards = forwarder.forwards(device: index)
@@ -150,6 +146,6 @@ extension GesturePipeline {
                                                        screen: screens[screen].id)))
             }
         }
-        conclude(screen: screen, now: now, deciding: deciding ?? (forwards || resynchronized ? .always : .ifOwnership), into: &batch)
+        conclude(screen: screen, now: now, into: &batch)
     }
 }

@@ -7,10 +7,6 @@
 /// begins while a claimed touch is down on its screen is claimed too, so a sequence is claimed
 /// or not as a whole.
 extension GesturePipeline {
-    /// Starts the idle clocks (the daemon's start, a replay's first event); later calls change
-    /// nothing. Before it, idle clocks start only when a touch lifts.
-    public mutating func startIdleClock(at now: Instant) { kiosk.start(at: now) }
-
     /// The lock of each screen (by index), nil when it is not locked: when it ends.
     public var locks: [Instant?] { kiosk.screens.map(\.lockedUntil) }
 
@@ -77,15 +73,16 @@ extension GesturePipeline {
     /// touch that begins while the lock holds is claimed. The step settles the grabs after it.
     mutating func appendLock(screens indices: [Int], seconds: Int, now: Instant, into batch: inout Batch) {
         kiosk.lock(indices, seconds: seconds, now: now, into: &batch.outputs)
+        // Every screen's touches are claimed before any gesture is cancelled: the forwarder's
+        // first decision then ends them all, in the order they began.
+        for d in devices.indices where indices.contains(devices[d].screen) { forwarder.claimAll(device: devices[d].id.value) }
         for s in indices {
             var touches: [TouchID] = []
             for d in devices.indices where devices[d].screen == s {
-                forwarder.claimAll(device: devices[d].id.value)
                 for case let touch? in devices[d].touchInSlot where !touch.claimed { touches.append(touch.id) }
             }
-            if !touches.isEmpty { run(.cancelGestures(touches), screen: s, now: now, deciding: .never, into: &batch) }
+            if !touches.isEmpty { run(.cancelGestures(touches), screen: s, now: now, into: &batch) }
         }
-        forwarder.decide(now: now, into: &batch.forwarded)   // once, for every screen locked
     }
 
     /// `unlock [SCREEN]`: an `unlock` line for each of `indices` that was locked.
@@ -132,12 +129,6 @@ extension GesturePipeline {
         devices[p].grabbedForClaims = false
         claimGrabsHeld -= 1
         batch.grabs.append(PanelGrab(device: devices[p].id, exclusive: false))
-    }
-
-    /// What the screen's `dpms` or `bl_power` said when a sequence may begin (the shell reads it).
-    public mutating func setScreenOff(_ off: Bool, screen: Int) {
-        guard screens.indices.contains(screen), kiosk.screens[screen].off != off else { return }
-        kiosk.setOff(off, screens: [screen])
     }
 
     /// Whether a touch is down on `screen`: while one is, no sequence begins there.

@@ -27,7 +27,8 @@ public struct GesturePipeline: Sendable {
     }
 
     struct Device: Sendable {
-        let id: DeviceID
+        /// Set once, when a prepared device takes its id (`prepareDevice`).
+        var id: DeviceID
         let description: DeviceDescription
         /// `description.sysname`, as touch updates carry it.
         let name: DeviceName
@@ -158,35 +159,86 @@ public struct GesturePipeline: Sendable {
         ScreenSizing.size(configured: configured, firstDevice: firstDevice, rotation: rotation)
     }
 
-    /// Starts decoding a device. Throws when its protocol or axes are unusable.
+    /// A device ready to be added (`addDevice`) or to replace one on reload (`DeviceChange`):
+    /// built before the step that adds it, since building it may fail and a step cannot.
+    public struct PreparedDevice: Sendable {
+        var device: Device
+        /// The id it will have.
+        public var id: DeviceID { device.id }
+        /// Whether it passes its touches through to a clone (`DeviceRule.passThrough`).
+        let passesThrough: Bool
+    }
+
+    /// Builds a device's decoder and geometry for the screen at index `screen` of size `size`,
+    /// with the id `id`. Throws when its protocol or axes are unusable.
     ///
     /// - Parameters:
     ///   - rule: the configuration's rule for it, if any: rotation, calibration, touch limit.
     ///   - fallbackCalibration: the matrix to use when the rule sets none (the device's udev
     ///     `LIBINPUT_CALIBRATION_MATRIX`, parsed by `CalibrationMatrix`).
-    ///   - screen: the index of the screen it feeds (`Configuration.screenIndex(of:properties:)`).
-    public mutating func addDevice(_ description: DeviceDescription, rule: DeviceRule? = nil,
-                                   fallbackCalibration: [Double]? = nil, screen: Int = 0)
-        throws(EvdevFrameDecoder.Unsupported) -> DeviceID {
+    static func prepare(_ description: DeviceDescription, rule: DeviceRule?, fallbackCalibration: [Double]?,
+                        screen: Int, size: Size, id: DeviceID) throws(EvdevFrameDecoder.Unsupported) -> PreparedDevice {
         let decoder = try EvdevFrameDecoder(device: description,
                                             options: .init(maximumTouches: rule?.maximumTouches))
         guard let (x, y) = description.positionAxes else { throw .noPositionAxes }
         guard let name = DeviceName(description.sysname) else { throw .sysnameTooLong(description.sysname) }
         let calibration = rule?.calibration ?? fallbackCalibration ?? DeviceGeometry.identityCalibration
-        let geometry = DeviceGeometry(x: x, y: y, screen: screens[screen].size, rotation: rule?.rotation ?? .none,
+        let geometry = DeviceGeometry(x: x, y: y, screen: size, rotation: rule?.rotation ?? .none,
                                       calibration: calibration)
-        let id = devices.nextID
-        devices.append(Device(id: id, description: description, name: name, decoder: decoder, geometry: geometry,
-                              touchInSlot: Array(repeating: nil, count: decoder.slotCount), screen: screen,
-                              grabsForClaims: rule?.grab != true && rule?.passThrough != true))
-        updates.reserveCapacity(2 * decoder.slotCount)
-        updateViews.reserveCapacity(2 * decoder.slotCount)
-        updatePositions.reserveCapacity(2 * decoder.slotCount)
-        if rule?.passThrough == true {
-            forwarder.addDevice(id.value, slotCount: decoder.slotCount)
+        let device = Device(id: id, description: description, name: name, decoder: decoder, geometry: geometry,
+                            touchInSlot: Array(repeating: nil, count: decoder.slotCount), screen: screen,
+                            grabsForClaims: rule?.grab != true && rule?.passThrough != true)
+        return PreparedDevice(device: device, passesThrough: rule?.passThrough == true)
+    }
+
+    /// Prepares a new device (a new id) for the screen at index `screen`
+    /// (`Configuration.screenIndex(of:properties:)`); `addDevice(_:line:into:)` adds it. Throws
+    /// when its protocol or axes are unusable.
+    public mutating func prepareDevice(_ description: DeviceDescription, rule: DeviceRule? = nil,
+                                       fallbackCalibration: [Double]? = nil, screen: Int = 0)
+        throws(EvdevFrameDecoder.Unsupported) -> PreparedDevice {
+        // Built first, the id taken after: a device that cannot be built takes none.
+        var prepared = try Self.prepare(description, rule: rule, fallbackCalibration: fallbackCalibration, screen: screen,
+                                        size: screens[screen].size, id: DeviceID(value: -1))
+        prepared.device.id = devices.reserveID()
+        return prepared
+    }
+
+    /// Prepares a device for a reload's new treatment (`DeviceChange.replace`): the same id, the
+    /// new screens' size.
+    public static func prepareReplacement(of id: DeviceID, _ description: DeviceDescription, rule: DeviceRule?,
+                                          fallbackCalibration: [Double]?, screen: Int, size: Size)
+        throws(EvdevFrameDecoder.Unsupported) -> PreparedDevice {
+        try prepare(description, rule: rule, fallbackCalibration: fallbackCalibration, screen: screen, size: size, id: id)
+    }
+
+    /// Prepares and adds a device in one step (tests, replay, the benches): see
+    /// `prepareDevice` and `addDevice(_:line:into:)`.
+    @discardableResult
+    public mutating func addDevice(_ description: DeviceDescription, rule: DeviceRule? = nil,
+                                   fallbackCalibration: [Double]? = nil, screen: Int = 0, line: DeviceLine? = nil,
+                                   into batch: inout Batch) throws(EvdevFrameDecoder.Unsupported) -> DeviceID {
+        let prepared = try prepareDevice(description, rule: rule, fallbackCalibration: fallbackCalibration, screen: screen)
+        addDevice(prepared, line: line, into: &batch)
+        return prepared.id
+    }
+
+    /// Holds a prepared device: its touches are decoded from now on. Called by the step.
+    mutating func install(_ prepared: PreparedDevice) {
+        let slots = prepared.device.touchInSlot.count
+        guard devices.append(prepared.device) else { return }
+        reserveFrameCapacity(slots: slots)
+        if prepared.passesThrough {
+            forwarder.addDevice(prepared.id.value, slotCount: slots)
             reserveEventCapacity()   // the engines report touch ownership from now on
         }
-        return id
+    }
+
+    /// Room in the frame's scratch buffers for a device of `slots` slots.
+    mutating func reserveFrameCapacity(slots: Int) {
+        updates.reserveCapacity(2 * slots)
+        updateViews.reserveCapacity(2 * slots)
+        updatePositions.reserveCapacity(2 * slots)
     }
 
     /// The geometry a device was added with (rotation, calibration, screen), if it is known.

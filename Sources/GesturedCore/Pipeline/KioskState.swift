@@ -51,7 +51,7 @@ struct KioskState: Sendable {
     private(set) var watchesTouches = false
     /// Touches claimed and still down, on every screen.
     private(set) var claimedDown = 0
-    private var started = false
+    private(set) var started = false
 
     init(configuration: Configuration) {
         let specs = configuration.screenSpecs

@@ -14,8 +14,6 @@ extension Replay {
         private let ids: [GesturePipeline.DeviceID?]
         /// The latest instant replayed: an event's, or a deadline's.
         private var lastTime = Instant.zero
-        /// Whether the idle clocks run: from the first event on, as the daemon's from its start.
-        private var idleStarted = false
 
         /// What the configuration does with the recordings' devices that a reader of the replay
         /// must be told (printed on stderr by `gestured replay`): a device its rules ignore (its
@@ -60,9 +58,12 @@ extension Replay {
             pipeline.reportsTouches = touches
             pipeline.tracesTransitions = trace
             var ids: [GesturePipeline.DeviceID?] = []
+            // A device added before any event decides nothing (no line: a recording's devices are
+            // there from its start, and nothing is locked or off yet).
+            var added = Batch()
             for (device, a) in zip(devices, admitted) {
                 guard let a else { ids.append(nil); continue }
-                do { ids.append(try pipeline.addDevice(device, rule: a.rule, screen: a.screen)) } catch {
+                do { ids.append(try pipeline.addDevice(device, rule: a.rule, screen: a.screen, into: &added)) } catch {
                     throw .device(error)
                 }
             }
@@ -75,7 +76,6 @@ extension Replay {
         /// Feeds one event of recording `k`.
         public mutating func handle(_ event: RawEvent, of k: Int) {
             if event.time > lastTime { lastTime = event.time }
-            if !idleStarted { idleStarted = true; pipeline.startIdleClock(at: event.time) }
             guard let id = ids[k] else { batch.removeAll(); return }
             pipeline.handle(event, from: id, into: &batch)
         }
@@ -84,7 +84,6 @@ extension Replay {
         /// them is in the daemon.
         public mutating func handle(_ events: ArraySlice<RawEvent>, of k: Int) {
             for event in events where event.time > lastTime { lastTime = event.time }
-            if !idleStarted, let first = events.first { idleStarted = true; pipeline.startIdleClock(at: first.time) }
             guard let id = ids[k] else { batch.removeAll(); return }
             pipeline.handle(events, from: id, into: &batch)
         }

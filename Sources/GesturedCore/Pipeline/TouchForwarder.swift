@@ -73,8 +73,12 @@ struct TouchForwarder: Sendable {
     /// device does not pass through.
     private var cloneSlots: [[TouchID?]?] = []
     private var nextTrackingID: [Int32] = []
-    /// How many times `decide` ran (tests count one per step).
+    /// How many times `decide` ran (tests count them).
     private(set) var decisions = 0
+    /// Whether anything changed since the last `decide` (a touch began, moved or lifted, a fact
+    /// or a claim was taken in): the pipeline decides only then (`settleForwarding`), and a
+    /// decision with nothing new would write nothing.
+    private(set) var hasNews = false
 
     /// Starts forwarding a device whose clone has `slotCount` slots.
     mutating func addDevice(_ device: Int, slotCount: Int) {
@@ -98,27 +102,31 @@ struct TouchForwarder: Sendable {
     /// comes with the frame's ownership facts): held until that fact says who holds it.
     mutating func began(_ touch: TouchID, device: Int, screen: Int, at position: DevicePosition) {
         tracked.append(Tracked(touch: touch, device: device, screen: screen, state: .held, unsent: [position]))
+        hasNews = true
     }
 
     /// A touch moved, lifted or was cancelled by its device. Nothing is written here: a move
     /// waits for the step's `decide`, which knows whether the step claimed the touch.
     mutating func updated(_ touch: TouchID, phase: TouchPhase, at position: DevicePosition) {
         guard let i = tracked.firstIndex(where: { $0.touch == touch }) else { return }
+        if case .dropped = tracked[i].state {
+            // Never written again: its end only forgets it, with nothing to decide.
+            if phase == .ended || phase == .cancelled { tracked.remove(at: i) }
+            return
+        }
         switch phase {
         case .began: return
-        case .moved: break
+        case .moved: tracked[i].unsent.append(position)
         case .ended: tracked[i].lifted = true
         case .cancelled: tracked[i].lifted = true; tracked[i].claimed = true   // a palm on the real device
         }
-        switch tracked[i].state {
-        case .held, .forwarded: if phase == .moved { tracked[i].unsent.append(position) }
-        case .dropped: break
-        }
+        hasNews = true
     }
 
     /// Takes in a screen's ownership facts, in the order the arbiter stated them.
     mutating func apply(_ facts: [TouchOwnership], screen: Int) {
-        guard !tracked.isEmpty else { return }
+        guard !tracked.isEmpty, !facts.isEmpty else { return }
+        hasNews = true
         for fact in facts {
             switch fact {
             case .routed(let touch, let holders, let claimed, let forwards):
@@ -148,6 +156,7 @@ struct TouchForwarder: Sendable {
     /// to the touch: they hold nothing back any more), and `verdict` says whether each touch's
     /// rules changed. Call `decide` after.
     mutating func carry(_ verdict: (_ touch: TouchID, _ screen: Int) -> Carry) {
+        if !tracked.isEmpty { hasNews = true }
         for i in tracked.indices {
             tracked[i].holders = []
             switch verdict(tracked[i].touch, tracked[i].screen) {
@@ -159,7 +168,10 @@ struct TouchForwarder: Sendable {
 
     /// Claims every tracked touch (of `device`, or all): SYN_DROPPED, reload, shutdown.
     mutating func claimAll(device: Int? = nil) {
-        for i in tracked.indices where device.map({ tracked[i].device == $0 }) ?? true { tracked[i].claimed = true }
+        for i in tracked.indices where device.map({ tracked[i].device == $0 }) ?? true {
+            tracked[i].claimed = true
+            hasNews = true
+        }
     }
 
     /// Where a touch stands with the application (`explain`'s `application:` line reads it after
@@ -181,11 +193,13 @@ struct TouchForwarder: Sendable {
         }
     }
 
-    /// Sends, moves, cancels and lifts what the touches' states now allow, at `now`: once per
-    /// step, after the step's ownership facts. The moves of touches already sent come first, in
+    /// Sends, moves, cancels and lifts what the touches' states now allow, at `now`: after an
+    /// engine call's ownership facts, or a claim, when there is news (`hasNews`;
+    /// `GesturePipeline.settleForwarding` is its one caller in the pipeline). The moves of touches already sent come first, in
     /// the order the touches began; then each touch's cancel, flush or lift.
     mutating func decide(now: Instant, into out: inout [ForwardedTouch]) {
         decisions += 1
+        hasNews = false
         guard !tracked.isEmpty else { return }
         for i in tracked.indices where !tracked[i].claimed && !tracked[i].unsent.isEmpty {
             guard case .forwarded(let slot) = tracked[i].state else { continue }

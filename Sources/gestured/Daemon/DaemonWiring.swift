@@ -44,11 +44,10 @@ extension Daemon {
             Log.info((spec.id.map { "screen \($0)" } ?? "screen")
                      + " is \(LineEncoder.fixed(size.width, decimals: 0))x\(LineEncoder.fixed(size.height, decimals: 0)) points\(from)")
         }
-        var pipeline: GesturePipeline
+        let pipeline: GesturePipeline
         do { pipeline = try GesturePipeline(configuration: configuration, sizes: sizes) } catch {
             throw .configuration("\(error)")
         }
-        pipeline.startIdleClock(at: clock.now())   // idle lines count from the daemon's start
         let authority = ControlAuthority(configuration)
         let clients = ClientHub(server: server, poller: poller, clock: clock, authority: authority, settings: configuration.socket)
         clients.logsTrace = trace  // `run --trace`; clients may subscribe to the trace as well
@@ -57,6 +56,7 @@ extension Daemon {
         inputs.configure(configuration, sizes: sizes)
         let shell = Shell(clients: clients, actions: actions, clones: clones, inputs: inputs, clock: clock)
         let live = LivePipeline(pipeline, shell: shell)
+        live.start(now: clock.now())   // idle lines count from the daemon's start
         live.setReporting(clients.reporting)   // no touch outputs until a client subscribes to them
         let devices = DeviceHub(poller: poller, live: live, clones: clones, clock: clock, configuration: configuration)
         shell.grabPanel = { [unowned devices] id, exclusive in devices.grabForClaims(id, exclusive) }

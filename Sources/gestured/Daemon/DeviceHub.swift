@@ -12,7 +12,7 @@ final class DeviceHub {
     struct OpenDevice {
         let info: InputDeviceInfo
         let evdev: EvdevDevice
-        var id: GesturePipeline.DeviceID
+        let id: GesturePipeline.DeviceID
         let description: DeviceDescription
         /// How the configuration treats it (reload compares the new treatment with this one).
         var treatment: DeviceTreatment
@@ -57,8 +57,8 @@ final class DeviceHub {
         let (info, evdev, description) = (candidate.info, candidate.evdev, candidate.description)
         var candidate = candidate
         let clone = CloneSinks.make(for: &candidate)
-        let id: GesturePipeline.DeviceID
-        do { id = try live.add(description, candidate.admitted) } catch {
+        let prepared: GesturePipeline.PreparedDevice
+        do { prepared = try live.prepare(description, candidate.admitted) } catch {
             Log.warning("\(info.sysname) (\(info.name)): not usable: \(error), ignoring")
             clone?.close()
             evdev.close()
@@ -78,22 +78,22 @@ final class DeviceHub {
         nextToken += 1
         do { try poller.add(evdev.descriptor, token: token, events: .readable) } catch {
             Log.warning("\(info.sysname): cannot watch: \(error), ignoring")
-            live.remove(id, now: clock.now())
             clone?.close()
             evdev.close()
             return
         }
         if let clone {
-            clones.attach(clone, to: id, slotCount: description.slotCount, sysname: info.sysname,
+            clones.attach(clone, to: prepared.id, slotCount: description.slotCount, sysname: info.sysname,
                           style: candidate.rule?.cancelStyle ?? .default)
             warnOfGesturesBeyond(candidate)
         }
         let screen = live.pipeline.screens[candidate.screen]
-        devices[token] = OpenDevice(info: info, evdev: evdev, id: id, description: description,
+        devices[token] = OpenDevice(info: info, evdev: evdev, id: prepared.id, description: description,
                                     treatment: DeviceTreatment(candidate.admitted, screenID: screen.id, screenSize: screen.size),
                                     readTimes: monotonic ? nil : ReadTimeStamps())
         Log.info("\(info.sysname) (\(info.name)): using it, \(description.slotCount) slots\(screen.id.map { " on screen \($0)" } ?? "")")
-        live.announce(added: true, sysname: info.sysname, name: info.name)
+        // One step: the device is read from now on, and every client is told.
+        live.add(prepared, line: DeviceLine(added: true, sysname: info.sysname, name: info.name))
     }
 
     /// A passed-through panel that reports fewer touches than some gesture needs: those can never
@@ -107,15 +107,22 @@ final class DeviceHub {
     }
 
     /// Lets a device go: its touches are cancelled (their gestures end), the application's
-    /// touches end on its clone, then the clone and the node close.
+    /// touches end on its clone, every client is told (one step), then the clone and the node
+    /// close.
+    /// (Taken out of the table first: a device unplugged has no grab to let go.)
     func close(token: UInt64, reason: String) {
         guard let device = devices.removeValue(forKey: token) else { return }
+        live.remove(device.id, now: clock.now(), line: DeviceLine(added: false, sysname: device.info.sysname, name: device.info.name))
+        release(device, reason: reason)
+    }
+
+    /// The shell's part of letting a device go, once the pipeline has (its step carried out,
+    /// the clone's touches ended): it stops being watched, its clone and its node close.
+    func release(_ device: OpenDevice, reason: String) {
         try? poller.remove(device.evdev.descriptor)
-        live.remove(device.id, now: clock.now())
         clones.close(device.id)
         device.evdev.close()
         Log.info("\(device.info.sysname) (\(device.info.name)): \(reason), closed")
-        live.announce(added: false, sysname: device.info.sysname, name: device.info.name)
     }
 
     /// Lets the device at `syspath` go, if it is open.
@@ -141,8 +148,7 @@ final class DeviceHub {
         // (or, under umockdev, the emulator's) time, not the daemon's.
         let readStart = clock.now()
         if devices.values[entry].readTimes != nil { devices.values[entry].readTimes!.stamp(&events, readAt: readStart) }
-        power.beforeRead(of: id, live: live)
-        live.read(events, from: id)
+        live.read(events, from: id, screenOff: power.beforeRead(of: id, live: live))
         switch status {
         case .drained:
             if ready.contains(.hangup) || ready.contains(.error) { close(token: token, reason: "hung up") }

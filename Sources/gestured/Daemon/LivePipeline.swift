@@ -46,24 +46,31 @@ final class LivePipeline {
         if pipeline.reporting != reporting { pipeline.reporting = reporting }
     }
 
-    /// A device the daemon starts reading (the batch grows to its busiest step now, not mid-frame).
-    func add(_ description: DeviceDescription, _ admitted: DeviceAdmission.Admitted) throws(EvdevFrameDecoder.Unsupported)
-        -> GesturePipeline.DeviceID {
-        let id = try pipeline.addDevice(description, rule: admitted.rule, fallbackCalibration: admitted.udevCalibration,
-                                        screen: admitted.screen)
-        batch = Batch(for: pipeline)
-        return id
+    /// A device the daemon is about to read, built (its id taken) but not added: `add` adds it.
+    func prepare(_ description: DeviceDescription, _ admitted: DeviceAdmission.Admitted) throws(EvdevFrameDecoder.Unsupported)
+        -> GesturePipeline.PreparedDevice {
+        try pipeline.prepareDevice(description, rule: admitted.rule, fallbackCalibration: admitted.udevCalibration,
+                                   screen: admitted.screen)
     }
 
-    /// What a screen's power attribute says (`ScreenPower`); no lines.
-    func setScreenOff(_ off: Bool, screen: Int) { pipeline.setScreenOff(off, screen: screen) }
+    /// A prepared device is read from now on; `line`: its `device added` line for every client
+    /// (the batch grows to its busiest step now, not mid-frame).
+    func add(_ prepared: GesturePipeline.PreparedDevice, line: DeviceLine?) {
+        pipeline.addDevice(prepared, line: line, into: &batch)
+        carryOut()
+        batch = Batch(for: pipeline)
+    }
 
-    /// Moves a kept device to its screen's new index after a reload.
-    func setScreen(_ screen: Int, of device: GesturePipeline.DeviceID) { pipeline.setScreen(screen, of: device) }
+    /// The idle clock starts: the daemon starts.
+    func start(now: Instant) {
+        pipeline.start(at: now, into: &batch)
+        carryOut()
+    }
 
-    /// A read's events of one device.
-    func read(_ events: [RawEvent], from device: GesturePipeline.DeviceID) {
-        pipeline.handle(events, from: device, into: &batch)
+    /// A read's events of one device; `screenOff`: what its screen's power attribute said just
+    /// before (`ScreenPower`), if it was read.
+    func read(_ events: [RawEvent], from device: GesturePipeline.DeviceID, screenOff: Bool? = nil) {
+        pipeline.handle(events, from: device, screenOff: screenOff, into: &batch)
         carryOut()
     }
 
@@ -73,21 +80,9 @@ final class LivePipeline {
         carryOut()
     }
 
-    /// A device went (unplugged, let go by a reload, failing).
-    func remove(_ device: GesturePipeline.DeviceID, now: Instant) {
-        pipeline.removeDevice(device, now: now, into: &batch)
-        carryOut()
-    }
-
-    /// A device's clone is about to serve other rules: the application's touches end.
-    func cancelForwarded(device: GesturePipeline.DeviceID, now: Instant) {
-        pipeline.cancelForwarded(device: device, now: now, into: &batch)
-        carryOut()
-    }
-
-    /// A device opened or closed (after its removal): its line for every client.
-    func announce(added: Bool, sysname: String, name: String) {
-        pipeline.announce(DeviceLine(added: added, sysname: sysname, name: name), into: &batch)
+    /// A device went (unplugged, failing): its touches end, then its `device removed` line.
+    func remove(_ device: GesturePipeline.DeviceID, now: Instant, line: DeviceLine) {
+        pipeline.removeDevice(device, now: now, line: line, into: &batch)
         carryOut()
     }
 
@@ -97,9 +92,11 @@ final class LivePipeline {
         carryOut()
     }
 
-    /// A reloaded configuration's screens (nothing changes when it throws).
-    func reload(_ configuration: Configuration, sizes: [Size], now: Instant) throws(GestureEngine.BuildError) {
-        try pipeline.reload(configuration: configuration, sizes: sizes, now: now, into: &batch)
+    /// A reloaded configuration's screens, and what it does to each open device, in one step
+    /// (nothing changes when it throws).
+    func reload(_ configuration: Configuration, sizes: [Size], devices: [GesturePipeline.DeviceChange] = [],
+                now: Instant) throws(GestureEngine.BuildError) {
+        try pipeline.reload(configuration: configuration, sizes: sizes, devices: devices, now: now, into: &batch)
         carryOut()
         batch = Batch(for: pipeline)   // the new recognizers' busiest step
     }

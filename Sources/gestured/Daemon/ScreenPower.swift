@@ -39,21 +39,22 @@ final class ScreenPower {
     }
 
     /// Before `device`'s events go to the pipeline: reads its screen's attribute when no touch
-    /// is down there, and tells the pipeline what it says.
-    func beforeRead(of device: GesturePipeline.DeviceID, live: LivePipeline) {
+    /// is down there, and says whether it is off (nil: not read, or nothing known), for the
+    /// read's step (`LivePipeline.read`).
+    func beforeRead(of device: GesturePipeline.DeviceID, live: LivePipeline) -> Bool? {
         guard !attributes.isEmpty, let screen = live.screen(of: device), screen < attributes.count,
-              let (kind, file) = attributes[screen], !live.hasTouchesDown(onScreen: screen) else { return }
+              let (kind, file) = attributes[screen], !live.hasTouchesDown(onScreen: screen) else { return nil }
         reads += 1
         let text: String
         do { text = try file.read() } catch {
             Log.limited(.warning, key: "power \(file.path)", "\(file.path): \(error.errno); the screen's power is unchanged")
-            return
+            return nil
         }
         guard let off = kind.isOff(text) else {
             Log.limited(.warning, key: "power \(file.path)",
                         "\(file.path): '\(text.split(separator: "\n").first ?? "")' says nothing known; the screen's power is unchanged")
-            return
+            return nil
         }
-        live.setScreenOff(off, screen: screen)
+        return off
     }
 }

@@ -93,7 +93,8 @@ public struct ControlledPipeline {
         pipeline = try GesturePipeline(configuration: configuration, screen: screen)
         pipeline.reportsTouches = true
         var ids: [GesturePipeline.DeviceID] = []
-        for device in devices { ids.append(try pipeline.addDevice(device)) }
+        var added = Batch()   // a device added before any event decides nothing
+        for device in devices { ids.append(try pipeline.addDevice(device, into: &added)) }
         self.ids = ids
         layouts = ControlDesk.layouts(of: configuration)
         self.devices = zip(devices, ids).map { ControlDesk.Device(sysname: $0.sysname, id: $1) }
