@@ -57,3 +57,54 @@ import Testing
         #expect(found == [])
     }
 }
+
+/// Parts know each other one way (issue 49 item 2): what the shell must do next (grab a panel,
+/// take a client's subscription into the core) comes back as data the loop hands on
+/// (`Daemon.handOn`), never through a stored closure that calls into another part, so a client
+/// dropped while a batch is carried out cannot re-enter the pipeline.
+@Suite struct OneWayRuleTests {
+    /// A stored property of function type: `var name: (…) -> …` or `let name: (…) -> …`.
+    static func storesAClosure(_ text: Substring) -> Bool {
+        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        guard let k = words.firstIndex(where: { $0 == "var" || $0 == "let" }), k + 2 < words.count,
+              words[k + 1].hasSuffix(":") else { return false }
+        let type = words[(k + 2)...].joined(separator: " ")
+        return type.hasPrefix("(") && type.contains(") -> ") || type.hasPrefix("@escaping")
+    }
+
+    @Test func noDaemonPartStoresAClosure() throws {
+        var found: [String] = []
+        for file in try RepositoryTests.swiftFiles(under: "Sources/gestured/Daemon") {
+            // Properties are declared at a type's top level: four spaces in.
+            for line in try SystemCallRuleTests.codeLines(file)
+            where line.text.hasPrefix("    ") && !line.text.hasPrefix("     ") && Self.storesAClosure(line.text) {
+                found.append("\(file):\(line.number)")
+            }
+        }
+        #expect(found == [])
+    }
+
+    @Test func theRuleCatchesAStoredClosure() {
+        #expect(Self.storesAClosure("    var grabPanel: (GesturePipeline.DeviceID, Bool) -> Void = { _, _ in }"))
+        #expect(Self.storesAClosure("    private let changed: (ClientID, ClientSubscription?) -> Void"))
+        #expect(!Self.storesAClosure("    var count: Int { devices.count }"))
+        #expect(!Self.storesAClosure("    func isOpen(syspath: String) -> Bool { true }"))
+    }
+
+    /// Who may name whom: the shell and the client hub name no part that drives them, so no
+    /// call goes back up (the loop, `ClientRequests` and `DeviceHub` drive `LivePipeline`).
+    @Test func theShellAndTheClientHubNameNoPartAboveThem() throws {
+        var found: [String] = []
+        for (file, names) in [("Sources/gestured/Daemon/Shell.swift", ["LivePipeline", "DeviceHub", "ClientRequests"]),
+                              ("Sources/gestured/Daemon/ClientHub.swift", ["LivePipeline", "DeviceHub", "Shell"]),
+                              ("Sources/gestured/Daemon/ClientHub+Requests.swift", ["LivePipeline", "DeviceHub", "Shell"]),
+                              ("Sources/gestured/Daemon/LivePipeline.swift", ["DeviceHub", "ClientHub", "ClientRequests"])] {
+            for line in try SystemCallRuleTests.codeLines(file) {
+                for name in names where SystemCallRuleTests.usesIdentifier(name, in: line.text) {
+                    found.append("\(file):\(line.number) \(name)")
+                }
+            }
+        }
+        #expect(found == [])
+    }
+}

@@ -59,7 +59,7 @@ extension ClientHub {
             }
             if let peer = state.peer { Log.debug("\(id): \(peer)") }
             clients[id] = state
-            subscriptionChanged(id, state.subscription)
+            subscriptionChanges.append(SubscriptionChange(client: id, subscription: state.subscription))
             send(Array(LineEncoder.hello(format: .text).utf8), to: id)
         }
     }

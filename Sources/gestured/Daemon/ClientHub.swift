@@ -31,9 +31,12 @@ final class ClientHub {
     var authority: ControlAuthority
     /// What each client asked for, who it is.
     var clients: [ClientID: ClientState] = [:]
-    /// Tells the core's table of subscriptions (`Subscribers`, in the pipeline) that a client
-    /// connected or changed its subscription (the subscription) or went (nil); `Shell` sets it.
-    var subscriptionChanged: (ClientID, ClientSubscription?) -> Void = { _, _ in }
+    /// What the core's table of subscriptions (`Subscribers`, in the pipeline) must learn, in
+    /// order: a client connected or changed its subscription (the subscription) or went (nil).
+    /// Data, not a call into the pipeline: a client dropped while a batch is carried out must
+    /// not change the core under it. The loop and `ClientRequests` hand them on
+    /// (`takeSubscriptionChanges`, `LivePipeline.apply`).
+    var subscriptionChanges: [SubscriptionChange] = []
     /// What each client's descriptor is registered for (`.readable` unless its request lines
     /// wait, `.writable` while it has queued output).
     var interest: [ClientID: PollEvents] = [:]
@@ -79,6 +82,12 @@ final class ClientHub {
         GesturePipeline.Reporting(touches: touchSubscribers > 0, trace: logsTrace || traceSubscribers > 0)
     }
 
+    /// The subscription changes since they were last taken, in order.
+    func takeSubscriptionChanges() -> [SubscriptionChange] {
+        defer { subscriptionChanges.removeAll() }
+        return subscriptionChanges
+    }
+
     /// A client's subscription, if it is connected.
     func subscription(of id: ClientID) -> ClientSubscription? { clients[id]?.subscription }
 
@@ -91,7 +100,7 @@ final class ClientHub {
         touchSubscribers += (subscription.touches ? 1 : 0) - (old.touches ? 1 : 0)
         traceSubscribers += (subscription.trace ? 1 : 0) - (old.trace ? 1 : 0)
         clients[id]!.subscription = subscription
-        subscriptionChanged(id, subscription)
+        subscriptionChanges.append(SubscriptionChange(client: id, subscription: subscription))
     }
 
     /// When this part next has something to do without any descriptor waking it: accepting
@@ -203,7 +212,7 @@ final class ClientHub {
             if gone.touches { touchSubscribers -= 1 }
             if gone.trace { traceSubscribers -= 1 }
         }
-        subscriptionChanged(id, nil)
+        subscriptionChanges.append(SubscriptionChange(client: id, subscription: nil))
         if scheduler.isWaiting(id) { clients[id]?.connected = false } else {
             clients[id] = nil
             scheduler.remove(id)
@@ -244,4 +253,11 @@ final class ClientHub {
     func flushAll() {
         for id in server.clientIDs { _ = server.flush(id) }
     }
+}
+
+/// A change of the core's table of subscriptions (`ClientHub.subscriptionChanges`): `client`
+/// connected or changed to `subscription`, or went (nil).
+struct SubscriptionChange {
+    let client: ClientID
+    let subscription: ClientSubscription?
 }

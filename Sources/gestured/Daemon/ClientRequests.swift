@@ -41,6 +41,7 @@ final class ClientRequests {
             // Stored before the next line: a control request's batch reaches this client in the
             // format it asked for just before.
             clients.setSubscription(subscription, of: id)
+            live.apply(clients.takeSubscriptionChanges())
             live.setReporting(clients.reporting)
             if let line = outcome.accepted { Log.debug("\(id): \(line)") }
             if let message = outcome.badRequest { Log.limited(.info, key: "\(id) bad request", "\(id): bad request: \(message)") }

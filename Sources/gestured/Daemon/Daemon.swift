@@ -97,13 +97,24 @@ final class Daemon {
             case .cloneGuard(let token): parts.clones.reapGuard(token: token)
             case nil: break
             }
+            handOn()
         }
         for requests in parts.clients.serveRequests() { parts.requests.handle(requests) }
+        handOn()
         parts.clones.flush()
         parts.clients.flush()
+        handOn()   // clients dropped by the flush
         parts.live.setReporting(parts.clients.reporting)   // a client that went may have been the last subscriber
         parts.supervisor.update(devices: parts.devices.count, clients: parts.clients.count)
         armTimer()
+    }
+
+    /// Hands on what a part left for another as data, after every item the loop served: the
+    /// clients' subscription changes to the pipeline, the pipeline's grabs to `DeviceHub`. The
+    /// parts know each other one way; what goes back goes through here.
+    private func handOn() {
+        if !parts.clients.subscriptionChanges.isEmpty { parts.live.apply(parts.clients.takeSubscriptionChanges()) }
+        for grab in parts.live.takeGrabs() { parts.devices.grabForClaims(grab.device, grab.exclusive) }
     }
 
     /// Hands what `Hotplug` decided to `DeviceHub` (the two know nothing of each other).

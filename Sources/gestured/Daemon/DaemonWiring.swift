@@ -59,7 +59,6 @@ extension Daemon {
         live.start(now: clock.now())   // idle lines count from the daemon's start
         live.setReporting(clients.reporting)   // no touch outputs until a client subscribes to them
         let devices = DeviceHub(poller: poller, live: live, clones: clones, clock: clock, configuration: configuration)
-        shell.grabPanel = { [unowned devices] id, exclusive in devices.grabForClaims(id, exclusive) }
         let requests = ClientRequests(clients: clients, live: live, clock: clock, configuration: configuration, authority: authority)
         let supervisor = Supervisor()
         do {

@@ -12,11 +12,12 @@ final class LivePipeline {
     private var batch = Batch()
     /// Carries each batch out, in its one order.
     private let shell: any BatchCarrying
+    /// The batches' grabs not taken yet (`takeGrabs`).
+    private var grabs: [PanelGrab] = []
 
     init(_ pipeline: GesturePipeline, shell: any BatchCarrying) {
         self.pipeline = pipeline
         self.shell = shell
-        shell.attach(self)
     }
 
     // Read through these, not through `pipeline`: a struct read out of a class property is
@@ -36,9 +37,21 @@ final class LivePipeline {
 
     private static func reading<T>(_ pipeline: inout GesturePipeline, _ read: (GesturePipeline) -> T) -> T { read(pipeline) }
 
-    /// A client's subscription as the core numbers and encodes lines for it (nil: it went).
-    func setSubscription(_ subscription: ClientSubscription?, of key: ClientKey) {
-        if let subscription { pipeline.subscribers.set(subscription, of: key) } else { pipeline.subscribers.drop(key) }
+    /// The clients' subscription changes (`ClientHub.takeSubscriptionChanges`), in order: the
+    /// core numbers and encodes each step's lines for the subscriptions it holds.
+    func apply(_ changes: [SubscriptionChange]) {
+        for change in changes {
+            let key = ClientKey(change.client.rawValue)
+            if let subscription = change.subscription { pipeline.subscribers.set(subscription, of: key) } else { pipeline.subscribers.drop(key) }
+        }
+    }
+
+    /// The panels to grab or let go for the kiosk policy's claims, decided by the batches
+    /// carried out since they were last taken (`Batch.grabs`), in order: the loop hands them to
+    /// `DeviceHub` (data, not a call from the shell into another part).
+    func takeGrabs() -> [PanelGrab] {
+        defer { grabs.removeAll() }
+        return grabs
     }
 
     /// Touch outputs and trace lines as the clients (and `run --trace`) want them.
@@ -117,7 +130,10 @@ final class LivePipeline {
     private func carryOut(requester: ClientID? = nil) {
         var carried = Batch()
         swap(&carried, &batch)
-        if !carried.isEmpty { shell.carryOut(carried, requester: requester) }
+        if !carried.isEmpty {
+            shell.carryOut(carried, requester: requester)
+            if !carried.grabs.isEmpty { grabs.append(contentsOf: carried.grabs) }
+        }
         swap(&carried, &batch)
     }
 }

@@ -4,12 +4,6 @@ import GesturedIO
 /// What carries a batch out: the daemon's `Shell`, or a recorder in tests.
 protocol BatchCarrying: AnyObject {
     func carryOut(_ batch: Batch, requester: ClientID?)
-    /// The pipeline it carries out for, which holds the clients' subscriptions.
-    func attach(_ live: LivePipeline)
-}
-
-extension BatchCarrying {
-    func attach(_ live: LivePipeline) {}
 }
 
 /// Carries out what the pipeline decided (`Batch`), in its one fixed order, the order `gestured
@@ -17,8 +11,9 @@ extension BatchCarrying {
 /// for each client as the core numbered and encoded them (`Batch.delivery`: trace lines, a
 /// control request's answer to its sender, touch, gesture, kiosk and device lines), the actions
 /// of those lines (with their numbers and, for the wake action, its variables), what the clones of
-/// pass-through devices receive, the panels to grab or let go for the kiosk policy, and the faults the devices' decoders survived (logged,
-/// rate-limited). Lines and clone events are queued here and written once per loop iteration
+/// pass-through devices receive, and the faults the devices' decoders survived (logged,
+/// rate-limited). The panels to grab or let go for the kiosk policy are `DeviceHub`'s, handed
+/// to it by the loop (`LivePipeline.takeGrabs`): the shell calls into no other part. Lines and clone events are queued here and written once per loop iteration
 /// (`ClientHub.flush`, `CloneSinks.flush`).
 final class Shell: BatchCarrying {
     private let clients: ClientHub
@@ -27,17 +22,6 @@ final class Shell: BatchCarrying {
     /// The gestures' input actions (`gestured input`), apart from the commands.
     private let inputs: InputSink
     private let clock: any Clock
-    /// Grabs (true) or lets go of a panel for the kiosk policy's claims (`DeviceHub`'s, set
-    /// once it exists).
-    var grabPanel: (GesturePipeline.DeviceID, Bool) -> Void = { _, _ in }
-
-    /// The pipeline whose table of subscriptions the clients' changes go to (`LivePipeline`
-    /// attaches itself): the core numbers and encodes each step's lines for them.
-    func attach(_ live: LivePipeline) {
-        clients.subscriptionChanged = { [unowned live] id, subscription in
-            live.setSubscription(subscription, of: ClientKey(id.rawValue))
-        }
-    }
 
     init(clients: ClientHub, actions: ActionRunner, clones: CloneSinks, inputs: InputSink, clock: any Clock) {
         self.clients = clients
@@ -70,7 +54,6 @@ final class Shell: BatchCarrying {
             }
         }
         if !batch.forwarded.isEmpty { clones.enqueue(batch.forwarded) }
-        for grab in batch.grabs { grabPanel(grab.device, grab.exclusive) }
         for fault in batch.faults {
             Log.limited(.warning, key: "\(fault.sysname) \(fault.anomaly.rawValue)",
                         "\(fault.sysname): \(fault.anomaly)\(fault.count > 1 ? " (\(fault.count) times)" : "")")
