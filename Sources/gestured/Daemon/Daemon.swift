@@ -97,10 +97,9 @@ final class Daemon {
             case .cloneGuard(let token): parts.clones.reapGuard(token: token)
             case nil: break
             }
-            handOn()
         }
-        for requests in parts.clients.serveRequests() { parts.requests.handle(requests) }
         handOn()
+        for requests in parts.clients.serveRequests() { parts.requests.handle(requests) }
         parts.clones.flush()
         parts.clients.flush()
         handOn()   // clients dropped by the flush
@@ -109,9 +108,12 @@ final class Daemon {
         armTimer()
     }
 
-    /// Hands on what a part left for another as data, after every item the loop served: the
-    /// clients' subscription changes to the pipeline, the pipeline's grabs to `DeviceHub`. The
-    /// parts know each other one way; what goes back goes through here.
+    /// Hands on what a part left for another as data, once the wakeup's items are served and
+    /// again after the flush: the clients' subscription changes to the pipeline (a client that
+    /// connected in this wakeup gets lines from its next one; one that went is skipped by the
+    /// server until then), the pipeline's grabs to `DeviceHub`. The parts know each other one
+    /// way; what goes back goes through here. (`ClientRequests` hands the changes on after each
+    /// request line itself.)
     private func handOn() {
         if !parts.clients.subscriptionChanges.isEmpty { parts.live.apply(parts.clients.takeSubscriptionChanges()) }
         for grab in parts.live.takeGrabs() { parts.devices.grabForClaims(grab.device, grab.exclusive) }

@@ -50,6 +50,7 @@ final class LivePipeline {
     /// carried out since they were last taken (`Batch.grabs`), in order: the loop hands them to
     /// `DeviceHub` (data, not a call from the shell into another part).
     func takeGrabs() -> [PanelGrab] {
+        guard !grabs.isEmpty else { return [] }
         defer { grabs.removeAll() }
         return grabs
     }
