@@ -397,7 +397,7 @@ readme-picture:
 UNITS := gestured.service gestured.socket gestured.path gestured-action@.service gestured-action@.path gestured-mqtt.service
 GENERATOR := gestured-generator
 EXAMPLES := config/gestured.json5 config/two-panels.json5 config/kiosk.json5 config/kiosk-rpi-7inch.json5 \
-	config/kiosk-browser.json5 config/61-gestured-clone.rules
+	config/kiosk-rpi-touch-display-2.json5 config/kiosk-browser.json5 config/61-gestured-clone.rules
 DOC_FILES = README.md LICENSE $(wildcard docs/*.md docs/images/*.svg docs/kiosk/*.svg docs/strokes/*.svg)
 install: $(if $(GESTURED_BIN),,build-daemon)
 	@set -e; \

@@ -41,6 +41,7 @@ import Testing
                         "/usr/share/doc/gestured/docs/kiosk/delays-touches-began.svg", "/usr/share/doc/gestured/docs/strokes/circle.svg",
                         "/usr/share/doc/gestured/examples/gestured.json5", "/usr/share/doc/gestured/examples/two-panels.json5",
                         "/usr/share/doc/gestured/examples/kiosk.json5", "/usr/share/doc/gestured/examples/kiosk-rpi-7inch.json5",
+                        "/usr/share/doc/gestured/examples/kiosk-rpi-touch-display-2.json5",
                         "/usr/share/doc/gestured/examples/kiosk-browser.json5", "/usr/share/doc/gestured/examples/61-gestured-clone.rules"]
             + units.map { "/usr/lib/systemd/system/" + $0 }
         for path in expected { #expect(exists(destdir + path), "\(path) not installed") }

@@ -22,7 +22,7 @@ struct KioskExampleTests {
         return (status, done.stdout, done.stderr)
     }
 
-    @Test(arguments: ["kiosk.json5", "kiosk-rpi-7inch.json5", "kiosk-browser.json5"])
+    @Test(arguments: ["kiosk.json5", "kiosk-rpi-7inch.json5", "kiosk-rpi-touch-display-2.json5", "kiosk-browser.json5"])
     func theExamplePassesStrictChecking(_ name: String) throws {
         let path = Self.root + "/config/" + name
         let checked = try run(["check-config", "--strict", path])
