@@ -397,7 +397,11 @@ readme-picture:
 UNITS := gestured.service gestured.socket gestured.path gestured-action@.service gestured-action@.path gestured-mqtt.service
 GENERATOR := gestured-generator
 EXAMPLES := config/gestured.json5 config/two-panels.json5 config/kiosk.json5 config/kiosk-rpi-7inch.json5 \
-	config/kiosk-browser.json5 config/61-gestured-clone.rules
+	config/kiosk-rpi-touch-display-2.json5 config/kiosk-browser.json5 config/61-gestured-clone.rules \
+	docs/kiosk/kiosk-admin-menu.service
+# The kiosk session's hook (docs/KIOSK.md), run as it is by `gestured listen --exec`: a program,
+# so in LIBEXECDIR, not among the examples (a system may leave /usr/share/doc out).
+KIOSK_HOOK := docs/kiosk/kiosk-hook.sh
 DOC_FILES = README.md LICENSE $(wildcard docs/*.md docs/images/*.svg docs/kiosk/*.svg docs/strokes/*.svg)
 install: $(if $(GESTURED_BIN),,build-daemon)
 	@set -e; \
@@ -408,6 +412,7 @@ install: $(if $(GESTURED_BIN),,build-daemon)
 	surface="$$(dirname "$$(realpath "$$bin")")/gestured-surface"; \
 	[ -x "$$surface" ] || { echo "install: no $$surface (it is built beside gestured: make build-daemon)" >&2; exit 1; }; \
 	install -D -m 755 $(INSTALL_STRIP) "$$surface" "$(DESTDIR)$(LIBEXECDIR)/gestured/gestured-surface"; \
+	install -D -m 755 $(KIOSK_HOOK) "$(DESTDIR)$(LIBEXECDIR)/gestured/kiosk-hook"; \
 	for unit in $(UNITS); do \
 		render "$$unit"; install -D -m 644 "$$rendered" "$(DESTDIR)$(SYSTEMDUNITDIR)/$$unit"; \
 	done; \
@@ -417,7 +422,7 @@ install: $(if $(GESTURED_BIN),,build-daemon)
 	install -D -m 644 man/gestured.8 "$(DESTDIR)$(MANDIR)/man8/gestured.8"; \
 	install -D -m 644 man/gestured.json5.5 "$(DESTDIR)$(MANDIR)/man5/gestured.json5.5"; \
 	for doc in $(DOC_FILES); do install -D -m 644 "$$doc" "$(DESTDIR)$(DOCDIR)/$$doc"; done; \
-	for example in $(EXAMPLES); do install -D -m 644 "$$example" "$(DESTDIR)$(DOCDIR)/examples/$${example#config/}"; done; \
+	for example in $(EXAMPLES); do install -D -m 644 "$$example" "$(DESTDIR)$(DOCDIR)/examples/$$(basename "$$example")"; done; \
 	if [ -e "$(DESTDIR)$(CONFIGDIR)/gestured.json5" ]; then \
 		echo "install: $(DESTDIR)$(CONFIGDIR)/gestured.json5 exists, left as it is"; \
 	else \
@@ -451,7 +456,7 @@ DEB_DIST ?= dist
 DEB_VERSION := $(shell awk 'NR == 1 { gsub(/[()]/, "", $$2); print $$2 }' debian/changelog)
 DEB_ARCH := $(or $(ARCH),$(shell dpkg --print-architecture 2>/dev/null || echo amd64))
 DEB_FILE := $(DEB_DIST)/gestured_$(DEB_VERSION)_$(DEB_ARCH).deb
-DEB_INPUTS = Makefile $(wildcard debian/* debian/source/* systemd/* man/* config/*) $(DOC_FILES)
+DEB_INPUTS = Makefile $(wildcard debian/* debian/source/* systemd/* man/* config/*) $(DOC_FILES) $(EXAMPLES) $(KIOSK_HOOK)
 ifneq ($(ARCH),arm64)
 deb: deps-deb build-daemon
 	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFTPM_FLAGS) --show-bin-path)/gestured; \

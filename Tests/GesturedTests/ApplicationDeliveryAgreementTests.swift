@@ -12,7 +12,7 @@ import Testing
 /// where it says `never`.
 struct ApplicationDeliveryAgreementTests {
     static let configs = ["default.json5", "gestured.json5", "kiosk.json5", "kiosk-browser.json5",
-                          "kiosk-rpi-7inch.json5", "two-panels.json5"]
+                          "kiosk-rpi-7inch.json5", "kiosk-rpi-touch-display-2.json5", "two-panels.json5"]
     /// Panel axes 0...399, a point every 7 units: 58 × 58 points per screen.
     static let axis: Int32 = 399, step = 7
 

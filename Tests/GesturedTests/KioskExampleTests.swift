@@ -22,7 +22,7 @@ struct KioskExampleTests {
         return (status, done.stdout, done.stderr)
     }
 
-    @Test(arguments: ["kiosk.json5", "kiosk-rpi-7inch.json5", "kiosk-browser.json5"])
+    @Test(arguments: ["kiosk.json5", "kiosk-rpi-7inch.json5", "kiosk-rpi-touch-display-2.json5", "kiosk-browser.json5"])
     func theExamplePassesStrictChecking(_ name: String) throws {
         let path = Self.root + "/config/" + name
         let checked = try run(["check-config", "--strict", path])
@@ -148,5 +148,57 @@ struct KioskExampleTests {
         #expect(try tail("24", "540") == ["  1. noZoom (pinch on page)", "application: forwarded", "view page"])
         #expect(try tail("1896", "1079") == ["  2. noZoom (pinch on page)", "application: never", "view rightEdge"])
         #expect(try tail("1895.9", "10") == ["  1. noZoom (pinch on page)", "application: forwarded", "view page"])
+    }
+
+    /// The Touch Display 2 example (config/kiosk-rpi-touch-display-2.json5) on a portrait panel
+    /// shaped like that display's (Goodix's name, 720×1280 axes; synthetic-touch-display-2.desc):
+    /// `rotation: 90` turns the panel's axes as labwc turns a touchscreen mapped to an output at
+    /// transform 90 (x' = 1 - y, y' = x, wlroots' apply_output_transform), so a press near the
+    /// panel's own origin is the landscape screen's top-right corner, the admin corner, and never
+    /// reaches the page; the centre is the centre; a finger drawn along the panel's +y axis moves
+    /// left on the screen. The clone gets the panel's own units (labwc turns them), and the idle
+    /// lines come at the hook's thresholds after the last lift.
+    @Test func theTouchDisplay2ExampleTurnsThePortraitPanelToLandscape() throws {
+        let replay = try run(["replay", "--forwarded", "--touches", "--config", Self.root + "/config/kiosk-rpi-touch-display-2.json5",
+                              "--description", TestEnvironment.recordings + "/synthetic-touch-display-2.desc",
+                              TestEnvironment.recordings + "/synthetic-touch-display-2.events"])
+        #expect(replay.status == 0)
+        #expect(replay.stdout == """
+            touch began 1 view=adminCorner device=event0 slot=0 x=1259.98 y=20.03 time=0.100000 seq=1
+            gesture longPress began admin view=adminCorner device=event0 time=2.100000 seq=2 touches=1 x=1259.98 y=20.03 viewX=59.98 viewY=20.03 duration=2.000
+            touch ended 1 view=adminCorner device=event0 slot=0 x=1259.98 y=20.03 time=2.600000 seq=3
+            gesture longPress ended admin view=adminCorner device=event0 time=2.600000 seq=4 touches=1 x=1259.98 y=20.03 viewX=59.98 viewY=20.03 duration=2.500
+            touch began 2 view=app device=event0 slot=0 x=639.50 y=360.50 time=3.100000 seq=5
+            forward down 2 device=event0 slot=0 trackingID=0 x=360 y=640 time=3.100000 seq=6
+            touch ended 2 view=app device=event0 slot=0 x=639.50 y=360.50 time=3.150000 seq=7
+            forward up 2 device=event0 slot=0 time=3.150000 seq=8
+            touch began 3 view=app device=event0 slot=0 x=979.77 y=360.50 time=4.000000 seq=9
+            forward down 3 device=event0 slot=0 trackingID=1 x=360 y=300 time=4.000000 seq=10
+            touch moved 3 view=app device=event0 slot=0 x=779.61 y=360.50 time=4.050000 seq=11
+            forward move 3 device=event0 slot=0 x=360 y=500 time=4.050000 seq=12
+            touch moved 3 view=app device=event0 slot=0 x=579.45 y=360.50 time=4.100000 seq=13
+            forward move 3 device=event0 slot=0 x=360 y=700 time=4.100000 seq=14
+            touch moved 3 view=app device=event0 slot=0 x=379.30 y=360.50 time=4.150000 seq=15
+            forward move 3 device=event0 slot=0 x=360 y=900 time=4.150000 seq=16
+            touch ended 3 view=app device=event0 slot=0 x=379.30 y=360.50 time=4.200000 seq=17
+            forward up 3 device=event0 slot=0 time=4.200000 seq=18
+            idle seconds=120 time=124.200000 seq=19
+            idle seconds=600 time=604.200000 seq=20
+
+            """, "\(replay.stdout)")
+        #expect(replay.stderr == "replay: would run /usr/bin/touch /run/gestured/actions/kiosk-admin (admin began at 2.100000)\n")
+    }
+
+    /// The clone's name that labwc's `<touch deviceName="…">` must give for the Touch Display 2,
+    /// as the example's header and the guide (docs/KIOSK.md) state it, is the one the daemon
+    /// makes (`CloneName.of`, which `UinputClone` names the clone with).
+    @Test func theGuideNamesTheTouchDisplay2sCloneAsTheDaemonNamesIt() throws {
+        let clone = CloneName.of("Goodix Capacitive TouchScreen")
+        #expect(clone == "Goodix Capacitive TouchScreen (gestured)")
+        let guide = try readTextFile(path: Self.root + "/docs/KIOSK.md")
+        #expect(guide.contains("<touch deviceName=\"\(clone)\" mapToOutput="))
+        #expect(guide.contains("**`\(clone)`**"))
+        let example = try readTextFile(path: Self.root + "/config/kiosk-rpi-touch-display-2.json5")
+        #expect(example.contains("\"\(clone)\""))
     }
 }
