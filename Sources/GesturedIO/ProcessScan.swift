@@ -112,7 +112,7 @@ public enum ProcessScan {
         guard let directory = try? syscall("open", path: path, onInterrupt: .retry, {
             open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }) else { return true }
-        defer { close(directory) }
+        defer { try? FileDescriptor(rawValue: directory).close() }
         let executable = try? identity(at: directory, "exe")
         let daemon = executable.map(query.daemonExecutables.contains) ?? false
         var held = Set<DeviceNumber>(), holdsGuardDevice = false, seen = 0

@@ -1,5 +1,6 @@
 import GesturedBenchKit
 import GesturedCore
+import GesturedIO
 import Glibc
 
 /// `gestured-bench`: the performance figures of docs/PERFORMANCE.md, as a table on stdout and a
@@ -155,7 +156,7 @@ if !options.daemonOnly {
 if !options.coreOnly {
     report.daemon = DaemonBenchmarks.run(options: options, log: log)
     let gestured = (options.binDirectory ?? DaemonBenchmarks.directory(of: selfPath())) + "/gestured"
-    if access(gestured, X_OK) == 0 {
+    if isAccessible(gestured, X_OK) {
         log("callgrind (instructions per frame, gestured replay of the ten-finger recording)")
         report.callgrindReplay = Callgrind.replay(gestured, log: log)
     }

@@ -36,7 +36,7 @@ struct ConfigChoice: Equatable {
 
     /// The choice on this machine.
     static func resolve(given: String?) -> ConfigChoice {
-        resolve(given: given, exists: { access($0, F_OK) == 0 }, read: { path in
+        resolve(given: given, exists: { isAccessible($0, F_OK) }, read: { path in
             guard let bytes = try? readRegularFile(path: path, limit: 1 << 20) else { return nil }
             return String(decoding: bytes, as: UTF8.self)
         })
