@@ -36,7 +36,7 @@ let package = Package(
         // Assistant discovery): pure, beside the core and never below it.
         .target(name: "GesturedMQTT", dependencies: ["GesturedCore"]),
         .executableTarget(name: "gestured",
-                          dependencies: ["GesturedCore", "GesturedConfig", "GesturedIO", "GesturedMQTT", "CMosquitto"]),
+                          dependencies: ["GesturedCore", "GesturedConfig", "GesturedIO", "GesturedMQTT", "CMosquitto", "CLinux"]),
         // The Wayland client of `gestured doctor --probe-cancel` and `gestured calibrate`
         // (gestured(8), GESTURED-SURFACE), in C on libwayland-client: a target here, so one
         // `swift build` makes it for the tests, the package and the arm64 cross-build alike.
@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "GesturedBenchKit", dependencies: ["GesturedCore", "GesturedConfig", "GesturedTestSupport"]),
         .target(name: "CBenchSupport"),
         .executableTarget(name: "gestured-bench",
-                          dependencies: ["GesturedBenchKit", "GesturedCore", "GesturedIO", "GesturedTestSupport",
+                          dependencies: ["GesturedBenchKit", "GesturedConfig", "GesturedCore", "GesturedIO", "GesturedTestSupport",
                                          "CBenchSupport"]),
         .testTarget(name: "GesturedCoreTests", dependencies: ["GesturedCore", "GesturedTestSupport"]),
         .testTarget(name: "GesturedBenchTests",
@@ -89,7 +89,7 @@ let package = Package(
         // Across modules: replay goldens with the built-in configuration, the command line, and
         // the daemon's parts (`@testable import gestured`) in the test's own process.
         .testTarget(name: "GesturedTests",
-                    dependencies: ["gestured", "GesturedCore", "GesturedConfig", "GesturedIO", "GesturedTestSupport"]),
+                    dependencies: ["gestured", "GesturedCore", "GesturedConfig", "GesturedIO", "GesturedTestSupport", "CLinux"]),
         .testTarget(name: "GesturedIOTests",
                     dependencies: ["GesturedIO", "GesturedCore", "GesturedTestSupport", "CLinux", "CEvdev"]),
         // Fuzzing (make fuzz, docs/RELIABILITY.md): the harnesses and the invariants they check,
