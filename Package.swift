@@ -44,14 +44,19 @@ let package = Package(
         // runs no code generator without a plugin.
         .executableTarget(name: "gestured-surface", path: "Sources/gestured-surface",
                           linkerSettings: [.linkedLibrary("wayland-client")]),
+        // Seeded synthetic input (SplitMix64, hands drawing strokes): the data of the benchmark's
+        // scenarios and of the tests alike, so it lives below both.
+        .target(name: "GesturedSynthetic", dependencies: ["GesturedCore"]),
         // The benchmark (make bench, docs/PERFORMANCE.md): scenarios in a library the smoke test
-        // shares, malloc counting and callgrind requests in C, the runner as an executable.
-        .target(name: "GesturedBenchKit", dependencies: ["GesturedCore", "GesturedConfig", "GesturedTestSupport"]),
+        // shares, malloc counting and callgrind requests in C. The runner is a tool under Tests/
+        // (below): it drives the daemon through the test harness (umockdev, subprocesses).
+        .target(name: "GesturedBenchKit", dependencies: ["GesturedCore", "GesturedConfig", "GesturedSynthetic"]),
         .target(name: "CBenchSupport"),
         .executableTarget(name: "gestured-bench",
-                          dependencies: ["GesturedBenchKit", "GesturedConfig", "GesturedCore", "GesturedIO", "GesturedTestSupport",
-                                         "CBenchSupport"]),
-        .testTarget(name: "GesturedCoreTests", dependencies: ["GesturedCore", "GesturedTestSupport"]),
+                          dependencies: ["GesturedBenchKit", "GesturedConfig", "GesturedCore", "GesturedIO", "GesturedSynthetic",
+                                         "GesturedTestSupport", "CBenchSupport"],
+                          path: "Tests/BenchTool"),
+        .testTarget(name: "GesturedCoreTests", dependencies: ["GesturedCore", "GesturedSynthetic", "GesturedTestSupport"]),
         .testTarget(name: "GesturedBenchTests",
                     dependencies: ["GesturedBenchKit", "GesturedConfig", "GesturedCore", "CBenchSupport", "GesturedIO",
                                    "GesturedTestSupport"]),
@@ -84,14 +89,15 @@ let package = Package(
         // The kernel guest's soak (make soak-vm, docs/RELIABILITY.md): the daemon under a long
         // ten-finger stream with clients churning, reloads and a replug. Never installed.
         .executableTarget(name: "gestured-vm-soak",
-                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore", "CEvdev"],
+                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore", "GesturedSynthetic", "CEvdev"],
                           path: "Tests/VMSoak", exclude: ["soak-vm"]),
         // Across modules: replay goldens with the built-in configuration, the command line, and
         // the daemon's parts (`@testable import gestured`) in the test's own process.
         .testTarget(name: "GesturedTests",
-                    dependencies: ["gestured", "GesturedCore", "GesturedConfig", "GesturedIO", "GesturedTestSupport", "CLinux"]),
+                    dependencies: ["gestured", "GesturedCore", "GesturedConfig", "GesturedIO", "GesturedSynthetic",
+                                   "GesturedTestSupport", "CLinux"]),
         .testTarget(name: "GesturedIOTests",
-                    dependencies: ["GesturedIO", "GesturedCore", "GesturedTestSupport", "CLinux", "CEvdev"]),
+                    dependencies: ["GesturedIO", "GesturedCore", "GesturedSynthetic", "GesturedTestSupport", "CLinux", "CEvdev"]),
         // Fuzzing (make fuzz, docs/RELIABILITY.md): the harnesses and the invariants they check,
         // shared by the libFuzzer executables (below, only with GESTURED_FUZZ=1) and by the
         // regression tests of what they found.
