@@ -31,13 +31,12 @@ func scenarioArgument(_ arguments: [String], of command: String) -> Scenario {
 }
 
 if arguments.first == "callgrind-clients" || arguments.first == "clients", arguments.count >= 2, let n = Int(arguments[1]), n > 0 {
-    let perClient = arguments.last == "per-client"
     let rest = Array(arguments.dropFirst().prefix(4))
     let scenario = rest.count == 4 ? scenarioArgument(rest, of: arguments[0]) : ClientsBenchmark.defaultScenario
     if arguments[0] == "clients" {
         try ClientsBenchmark.report(clients: n, scenario)
     } else {
-        try ClientsBenchmark.child(clients: n, perClient: perClient, scenario)
+        try ClientsBenchmark.child(clients: n, scenario)
     }
     exit(0)
 }

@@ -134,3 +134,23 @@ public struct Subscribers: Sendable {
         }
     }
 }
+
+extension Subscribers {
+    /// Numbers and encodes `outputs`, then `deviceLines`, for the registered clients exactly as a
+    /// step does, for lines delivered outside a pipeline step (the fuzzing's client panel, the
+    /// benchmark, tests). `seq` is then the last line's number, as after a step.
+    public mutating func delivery(of outputs: [GesturePipeline.Output], deviceLines: [DeviceLine] = []) -> Delivery {
+        var batch = Batch()
+        batch.outputs = outputs
+        batch.deviceLines = deviceLines
+        deliver(into: &batch)
+        return batch.delivery
+    }
+
+    /// Numbers one line that is no client's but is printed among theirs (replay's `forward`
+    /// lines), so that the lines after it are numbered past it.
+    public mutating func numberExtraLine() -> UInt64 {
+        seq += 1
+        return seq
+    }
+}

@@ -2,7 +2,7 @@ import GesturedConfig
 import GesturedCore
 
 /// The `requests` fuzz target: what clients send on the socket, through the daemon's decision
-/// parts (`RequestFramer`, `ClientRequest`, `ControlDesk`, `LinePublisher`) while a scripted
+/// parts (`RequestFramer`, `ClientRequest`, `ControlDesk`, `Subscribers`) while a scripted
 /// stream of touches runs through a pipeline with views, layouts and two devices.
 ///
 /// Input: records `[c, n, n bytes]`: the bytes go to client `c % 3` (client 2 may not control),
