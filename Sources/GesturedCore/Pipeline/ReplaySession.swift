@@ -29,9 +29,11 @@ extension Replay {
         /// its rule, its screen, `ignore`), except that its kind is never a reason to leave it
         /// out (a recording is a device its user chose); a screen without a size takes its first
         /// device's, as in the daemon. `touches` makes touch outputs, `trace` every arbiter
-        /// transition's trace line.
+        /// transition's trace line. `reader`, when given, is the replay's reader as one client of
+        /// the pipeline's `Subscribers`: each step's lines for it are then numbered and encoded
+        /// in `batch.delivery` as the daemon's are for a client (`Lines` prints them).
         public init(devices: [DeviceDescription], configuration: Configuration, touches: Bool,
-                    trace: Bool = false) throws(ReplayError) {
+                    trace: Bool = false, reader: ClientSubscription? = nil) throws(ReplayError) {
             var admitted: [DeviceAdmission.Admitted?] = []
             var notices: [String] = [], refusals: [String?] = []
             for device in devices {
@@ -57,6 +59,7 @@ extension Replay {
             }
             pipeline.reportsTouches = touches
             pipeline.tracesTransitions = trace
+            if let reader { pipeline.subscribers.set(reader, of: Self.reader) }
             var ids: [GesturePipeline.DeviceID?] = []
             // A device added before any event decides nothing (no line: a recording's devices are
             // there from its start, and nothing is locked or off yet).
@@ -72,6 +75,21 @@ extension Replay {
             passThroughRefusals = refusals
             batch = Batch(for: pipeline)
         }
+
+        /// The reader's key among the pipeline's subscribers.
+        static let reader = ClientKey(0)
+
+        /// Whether the session has a reader (`init(reader:)`), whose lines `readerLines` are.
+        public var hasReader: Bool { pipeline.subscribers.count > 0 }
+
+        /// The reader's lines of the last step, numbered and encoded; nil when it has none.
+        public var readerLines: (bytes: [UInt8], lines: ArraySlice<Delivery.Line>)? {
+            guard let part = batch.delivery.parts.first(where: { $0.members.contains(Self.reader) }) else { return nil }
+            return (part.bytes, part.published)
+        }
+
+        /// Numbers one line printed among the reader's that is no client's (`forward` lines).
+        public mutating func numberExtraLine() -> UInt64 { pipeline.subscribers.numberExtraLine() }
 
         /// Feeds one event of recording `k`.
         public mutating func handle(_ event: RawEvent, of k: Int) {
