@@ -72,9 +72,8 @@ public struct Subscribers: Sendable {
             publish(batch.outputs[index], into: &batch.delivery)
             while next < batch.actions.count, batch.actions[next].output == index {
                 batch.actions[next].seq = seq
-                if case .kiosk = batch.outputs[index] {
-                    let line = LineEncoder.output(batch.outputs[index], seq: seq, format: .text)
-                    batch.actions[next].variables = (KioskEnvironment.variables(ofTextLine: line) ?? [])
+                if case .kiosk(let event) = batch.outputs[index] {
+                    batch.actions[next].variables = KioskEnvironment.variables(of: event, seq: seq)
                         .map { ActionVariable(name: $0.name, value: $0.value) }
                 }
                 next += 1
