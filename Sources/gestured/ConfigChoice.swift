@@ -66,7 +66,7 @@ struct ConfigChoice: Equatable {
     func line(assumedScreen: Bool) -> String {
         var text = "config: " + (path ?? "built-in")
         if assumedScreen {
-            let size = DeviceGeometry.fallbackScreen
+            let size = ScreenSizing.size(configured: nil)
             text += ", screen \(Int(size.width))×\(Int(size.height)) assumed: "
                 + "no screen size from udev or the configuration"
         }

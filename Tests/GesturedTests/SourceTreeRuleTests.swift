@@ -108,6 +108,22 @@ import Testing
         #expect(!manifest.contains("enforce-exclusivity"))
     }
 
+    /// One screen-size rule: only `ScreenSizing` reads its fallback size; everything else asks
+    /// the rule (`ScreenSizing.size(configured:)`), so the fallback cannot drift between parts.
+    @Test func onlyScreenSizingReadsTheFallbackScreen() throws {
+        let rule = "Sources/GesturedCore/Input/ScreenSizing.swift"
+        let files = try RepositoryTests.swiftFiles(under: "Sources")
+        #expect(files.contains(rule), "the walk found the rule")
+        var found: [String] = []
+        for file in files where file != rule {
+            for line in try SystemCallRuleTests.codeLines(file)
+            where line.text.contains("ScreenSizing.fallback") || line.text.contains("fallbackScreen") {
+                found.append("\(file):\(line.number)")
+            }
+        }
+        #expect(found == [])
+    }
+
     /// The rules' own checks: what they catch and what they let through.
     @Test func theRulesCatchWhatTheyShould() throws {
         #expect(try Self.rawErrnoUse("} catch where error.errno.rawValue == EBUSY {") != nil)
