@@ -44,8 +44,9 @@ let package = Package(
         // runs no code generator without a plugin.
         .executableTarget(name: "gestured-surface", path: "Sources/gestured-surface",
                           linkerSettings: [.linkedLibrary("wayland-client")]),
-        // Seeded synthetic input (SplitMix64, hands drawing strokes): the data of the benchmark's
-        // scenarios and of the tests alike, so it lives below both.
+        // Synthetic input: seeded (SplitMix64, hands drawing strokes) and scripted (PanelScript,
+        // the one builder of protocol-B frames): the data of the benchmark's scenarios, the
+        // fuzzing and the tests alike, so it lives below all of them.
         .target(name: "GesturedSynthetic", dependencies: ["GesturedCore"]),
         // The benchmark (make bench, docs/PERFORMANCE.md): scenarios in a library the smoke test
         // shares, malloc counting and callgrind requests in C. The runner is a tool under Tests/
@@ -84,7 +85,7 @@ let package = Package(
         // The kernel guest's benchmark (make bench-vm): gestured against `libinput debug-events`
         // on one uinput touchscreen, CPU per frame and tap latency. Never installed.
         .executableTarget(name: "gestured-vm-bench",
-                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore"],
+                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore", "GesturedSynthetic"],
                           path: "Tests/VMBench"),
         // The kernel guest's soak (make soak-vm, docs/RELIABILITY.md): the daemon under a long
         // ten-finger stream with clients churning, reloads and a replug. Never installed.
@@ -101,12 +102,13 @@ let package = Package(
         // Fuzzing (make fuzz, docs/RELIABILITY.md): the harnesses and the invariants they check,
         // shared by the libFuzzer executables (below, only with GESTURED_FUZZ=1) and by the
         // regression tests of what they found.
-        .target(name: "GesturedFuzzKit", dependencies: ["GesturedCore", "GesturedConfig"], path: "Tests/Fuzz/Kit"),
+        .target(name: "GesturedFuzzKit", dependencies: ["GesturedCore", "GesturedConfig", "GesturedSynthetic"],
+                path: "Tests/Fuzz/Kit"),
         .testTarget(name: "GesturedFuzzTests", dependencies: ["GesturedFuzzKit", "GesturedCore", "GesturedConfig"]),
         // Real kernel, real udev: runs only inside the QEMU guest of `make test-vm`
         // (GESTURED_VM_GUEST=1); elsewhere every test is skipped with that reason.
         .testTarget(name: "GesturedVMTests",
-                    dependencies: ["GesturedIO", "GesturedCore", "GesturedTestSupport", "CLinux", "CEvdev"]),
+                    dependencies: ["GesturedIO", "GesturedCore", "GesturedSynthetic", "GesturedTestSupport", "CLinux", "CEvdev"]),
     ],
     swiftLanguageModes: [.v6]
 )
