@@ -7,7 +7,7 @@ import PackageDescription
 /// - `GesturedIO`: the thin shell: libevdev, libudev, epoll, timerfd, signalfd, sockets.
 /// - `gestured`: the executable; the only place that logs.
 /// Every build keeps Swift's run-time exclusivity checks: a re-entrancy mistake in the field is a
-/// trap with a message, not memory corruption (issue 49; their cost is in docs/PERFORMANCE.md).
+/// trap with a message, not memory corruption (their cost is in docs/PERFORMANCE.md).
 
 let package = Package(
     name: "gestured",

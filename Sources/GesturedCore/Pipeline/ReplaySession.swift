@@ -164,8 +164,9 @@ extension Replay {
             while let k = Self.earliestFrame(of: streams) {
                 guard let end = streams[k].frameEnd else { break }   // earliestFrame has one
                 let frame = streams[k].events[streams[k].start..<end]
-                // A frame is one step, as one read of it is in the daemon (a step per event cost
-                // a sixth of the replay); the deadlines due by its end fire before it.
+                // A frame is one step, as one read of it is in the daemon (and a step has a fixed
+                // cost that is paid once per frame, not per event); the deadlines due by its end
+                // fire before it.
                 if let last = frame.last, last.isFrameEnd { fireDeadlines(through: last.time, each) }
                 handle(frame, of: k)
                 deliver(each)
@@ -218,8 +219,9 @@ extension Replay {
         mutating func fill<Failure: Error>(_ next: () throws(Failure) -> [RawEvent]?) throws(Failure) {
             scanned = max(scanned, start)
             while true {
-                // Through a pointer, with a local index: indexing the array and writing `scanned`
-                // at every event cost about 13 instructions an event.
+                // Through a pointer, with a local index: this scan runs for every event, and
+                // indexing the array and writing `scanned` at each would check bounds and
+                // uniqueness every time (docs/PERFORMANCE.md, "Why the hot paths look as they do").
                 let end = events.withUnsafeBufferPointer { [scanned] events -> Int? in
                     var i = scanned
                     while i < events.count {
@@ -248,8 +250,7 @@ extension Replay {
                     start = 0; scanned = 0
                 } else if held == nil, let end = piece.firstIndex(where: \.isFrameEnd) {
                     // A frame cut between two pieces: only it is joined, and the piece is held as
-                    // it is (appending the whole piece to the unplayed events copied it, a
-                    // thousand instructions a frame of the ten-finger replay).
+                    // it is, so a piece's events are never copied to join one frame.
                     events = Array(events[start...]) + piece[...end]
                     held = (piece, end + 1)
                     start = 0; scanned = 0
