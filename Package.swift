@@ -7,7 +7,7 @@ import PackageDescription
 /// - `GesturedIO`: the thin shell: libevdev, libudev, epoll, timerfd, signalfd, sockets.
 /// - `gestured`: the executable; the only place that logs.
 /// Every build keeps Swift's run-time exclusivity checks: a re-entrancy mistake in the field is a
-/// trap with a message, not memory corruption (issue 49; their cost is in docs/PERFORMANCE.md).
+/// trap with a message, not memory corruption (their cost is in docs/PERFORMANCE.md).
 
 let package = Package(
     name: "gestured",
@@ -36,7 +36,7 @@ let package = Package(
         // Assistant discovery): pure, beside the core and never below it.
         .target(name: "GesturedMQTT", dependencies: ["GesturedCore"]),
         .executableTarget(name: "gestured",
-                          dependencies: ["GesturedCore", "GesturedConfig", "GesturedIO", "GesturedMQTT", "CMosquitto"]),
+                          dependencies: ["GesturedCore", "GesturedConfig", "GesturedIO", "GesturedMQTT", "CMosquitto", "CLinux"]),
         // The Wayland client of `gestured doctor --probe-cancel` and `gestured calibrate`
         // (gestured(8), GESTURED-SURFACE), in C on libwayland-client: a target here, so one
         // `swift build` makes it for the tests, the package and the arm64 cross-build alike.
@@ -44,14 +44,20 @@ let package = Package(
         // runs no code generator without a plugin.
         .executableTarget(name: "gestured-surface", path: "Sources/gestured-surface",
                           linkerSettings: [.linkedLibrary("wayland-client")]),
+        // Synthetic input: seeded (SplitMix64, hands drawing strokes) and scripted (PanelScript,
+        // the one builder of protocol-B frames): the data of the benchmark's scenarios, the
+        // fuzzing and the tests alike, so it lives below all of them.
+        .target(name: "GesturedSynthetic", dependencies: ["GesturedCore"]),
         // The benchmark (make bench, docs/PERFORMANCE.md): scenarios in a library the smoke test
-        // shares, malloc counting and callgrind requests in C, the runner as an executable.
-        .target(name: "GesturedBenchKit", dependencies: ["GesturedCore", "GesturedConfig", "GesturedTestSupport"]),
+        // shares, malloc counting and callgrind requests in C. The runner is a tool under Tests/
+        // (below): it drives the daemon through the test harness (umockdev, subprocesses).
+        .target(name: "GesturedBenchKit", dependencies: ["GesturedCore", "GesturedConfig", "GesturedSynthetic"]),
         .target(name: "CBenchSupport"),
         .executableTarget(name: "gestured-bench",
-                          dependencies: ["GesturedBenchKit", "GesturedCore", "GesturedIO", "GesturedTestSupport",
-                                         "CBenchSupport"]),
-        .testTarget(name: "GesturedCoreTests", dependencies: ["GesturedCore", "GesturedTestSupport"]),
+                          dependencies: ["GesturedBenchKit", "GesturedConfig", "GesturedCore", "GesturedIO", "GesturedSynthetic",
+                                         "GesturedTestSupport", "CBenchSupport"],
+                          path: "Tests/BenchTool"),
+        .testTarget(name: "GesturedCoreTests", dependencies: ["GesturedCore", "GesturedSynthetic", "GesturedTestSupport"]),
         .testTarget(name: "GesturedBenchTests",
                     dependencies: ["GesturedBenchKit", "GesturedConfig", "GesturedCore", "CBenchSupport", "GesturedIO",
                                    "GesturedTestSupport"]),
@@ -79,28 +85,30 @@ let package = Package(
         // The kernel guest's benchmark (make bench-vm): gestured against `libinput debug-events`
         // on one uinput touchscreen, CPU per frame and tap latency. Never installed.
         .executableTarget(name: "gestured-vm-bench",
-                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore"],
+                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore", "GesturedSynthetic"],
                           path: "Tests/VMBench"),
         // The kernel guest's soak (make soak-vm, docs/RELIABILITY.md): the daemon under a long
         // ten-finger stream with clients churning, reloads and a replug. Never installed.
         .executableTarget(name: "gestured-vm-soak",
-                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore", "CEvdev"],
+                          dependencies: ["GesturedTestSupport", "GesturedIO", "GesturedCore", "GesturedSynthetic", "CEvdev"],
                           path: "Tests/VMSoak", exclude: ["soak-vm"]),
         // Across modules: replay goldens with the built-in configuration, the command line, and
         // the daemon's parts (`@testable import gestured`) in the test's own process.
         .testTarget(name: "GesturedTests",
-                    dependencies: ["gestured", "GesturedCore", "GesturedConfig", "GesturedIO", "GesturedTestSupport"]),
+                    dependencies: ["gestured", "GesturedCore", "GesturedConfig", "GesturedIO", "GesturedSynthetic",
+                                   "GesturedTestSupport", "CLinux"]),
         .testTarget(name: "GesturedIOTests",
-                    dependencies: ["GesturedIO", "GesturedCore", "GesturedTestSupport", "CLinux", "CEvdev"]),
+                    dependencies: ["GesturedIO", "GesturedCore", "GesturedSynthetic", "GesturedTestSupport", "CLinux", "CEvdev"]),
         // Fuzzing (make fuzz, docs/RELIABILITY.md): the harnesses and the invariants they check,
         // shared by the libFuzzer executables (below, only with GESTURED_FUZZ=1) and by the
         // regression tests of what they found.
-        .target(name: "GesturedFuzzKit", dependencies: ["GesturedCore", "GesturedConfig"], path: "Tests/Fuzz/Kit"),
+        .target(name: "GesturedFuzzKit", dependencies: ["GesturedCore", "GesturedConfig", "GesturedSynthetic"],
+                path: "Tests/Fuzz/Kit"),
         .testTarget(name: "GesturedFuzzTests", dependencies: ["GesturedFuzzKit", "GesturedCore", "GesturedConfig"]),
         // Real kernel, real udev: runs only inside the QEMU guest of `make test-vm`
         // (GESTURED_VM_GUEST=1); elsewhere every test is skipped with that reason.
         .testTarget(name: "GesturedVMTests",
-                    dependencies: ["GesturedIO", "GesturedCore", "GesturedTestSupport", "CLinux", "CEvdev"]),
+                    dependencies: ["GesturedIO", "GesturedCore", "GesturedSynthetic", "GesturedTestSupport", "CLinux", "CEvdev"]),
     ],
     swiftLanguageModes: [.v6]
 )

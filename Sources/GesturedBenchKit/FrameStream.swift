@@ -1,5 +1,5 @@
 import GesturedCore
-import GesturedTestSupport
+import GesturedSynthetic
 import Glibc
 
 /// A generated evemu-style event stream: raw events with the end of each frame marked.

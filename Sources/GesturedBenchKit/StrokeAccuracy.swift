@@ -1,5 +1,5 @@
 import GesturedCore
-import GesturedTestSupport
+import GesturedSynthetic
 
 /// The accuracy of the stroke recognizer on drawings of the seeded synthetic hands
 /// (`SyntheticHand`), through the real engine: each drawing is a touch-down, a move per 120 Hz

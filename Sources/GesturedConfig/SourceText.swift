@@ -3,8 +3,8 @@
 /// The parser and the validators speak in byte offsets (cheap to record); only diagnostics need
 /// line and column, so the conversion happens once per diagnostic, in time independent of the
 /// line's length: columns count scalars, and `scalarsBefore` holds how many scalars start before
-/// every `stride`-th byte, so a column costs a binary search and at most `stride` bytes (counting
-/// from the line's start made 40,000 unknown keys on one line take 6.9 s, quadratic).
+/// every `stride`-th byte, so a column costs a binary search and at most `stride` bytes
+/// (counting from the line's start would make many diagnostics on one long line quadratic).
 struct SourceText {
     let bytes: [UInt8]
     /// Byte offset of the first byte of each line; `lineStarts[0] == 0`.

@@ -81,7 +81,7 @@ extension DocumentReader {
 
     /// The templates of the file that `node` names, relative to this document's file; its own
     /// problems are reported in that file, and reading it at `node`. Read and parsed once per
-    /// path (`templateFiles`): a 3.2 MB file named by 20 gestures was read and parsed 20 times.
+    /// path (`templateFiles`): a large file named by many gestures costs one read, not one each.
     private mutating func templateFile(_ node: Node) -> [StrokeTemplate]? {
         guard let name = identifier(node) else { return nil }
         let path = StrokeTemplateFile.resolve(name, relativeTo: file)

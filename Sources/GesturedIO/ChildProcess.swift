@@ -69,24 +69,22 @@ public final class ChildProcess {
             let envp = environment.map { strdup($0) } + [nil]
             defer { for p in argv + envp { free(p) } }
             var child: Int32 = 0
-            let status = gestured_spawn_as(arguments[0], argv, envp, from, to, Int32(from.count), account.uid, account.gid, &child)
-            guard status == 0 else {
-                throw SystemError(operation: "spawn as uid \(account.uid)", path: arguments[0], errno: Errno(rawValue: status))
-            }
+            try returnedErrno("spawn as uid \(account.uid)", path: arguments[0],
+                              gestured_spawn_as(arguments[0], argv, envp, from, to, Int32(from.count), account.uid, account.gid, &child))
             try self.init(started: child)
             return
         }
         var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
+        try returnedErrno("posix_spawn_file_actions_init", posix_spawn_file_actions_init(&actions))
         defer { posix_spawn_file_actions_destroy(&actions) }
         for (fd, target) in [(stdin, Int32(0)), (stdout, 1), (stderr, 2)] {
-            if let fd { posix_spawn_file_actions_adddup2(&actions, fd.rawValue, target) }
+            if let fd { try returnedErrno("posix_spawn_file_actions_adddup2", posix_spawn_file_actions_adddup2(&actions, fd.rawValue, target)) }
         }
         for (target, fd) in descriptors.sorted(by: { $0.key < $1.key }) {
-            posix_spawn_file_actions_adddup2(&actions, fd.rawValue, target)
+            try returnedErrno("posix_spawn_file_actions_adddup2", posix_spawn_file_actions_adddup2(&actions, fd.rawValue, target))
         }
         var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        try returnedErrno("posix_spawnattr_init", posix_spawnattr_init(&attributes))
         defer { posix_spawnattr_destroy(&attributes) }
         var empty = sigset_t()
         sigemptyset(&empty)
@@ -103,10 +101,7 @@ public final class ChildProcess {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer { for p in argv + envp { free(p) } }
-        let status = posix_spawnp(&child, arguments[0], &actions, &attributes, argv, envp)
-        guard status == 0 else {
-            throw SystemError(operation: "posix_spawn", path: arguments[0], errno: Errno(rawValue: status))
-        }
+        try returnedErrno("posix_spawn", path: arguments[0], posix_spawnp(&child, arguments[0], &actions, &attributes, argv, envp))
         try self.init(started: child)
     }
 
@@ -114,7 +109,8 @@ public final class ChildProcess {
     private init(started child: pid_t) throws(SystemError) {
         pid = child
         do { pidfd = FileDescriptor(rawValue: try syscall("pidfd_open", onInterrupt: .fail) { pidfd_open(child, 0) }) } catch {
-            kill(child, SIGKILL)
+            // Best effort: the error that matters is pidfd_open's.
+            _ = try? syscall("kill", onInterrupt: .retry) { kill(child, SIGKILL) }
             var ignored: Int32 = 0
             _ = try? syscall("waitpid", onInterrupt: .retry) { waitpid(child, &ignored, 0) }
             throw error
@@ -122,7 +118,10 @@ public final class ChildProcess {
     }
 
     deinit {
-        if !reaped && !abandoned { kill(pid, SIGKILL); _ = try? wait(blocking: true) }
+        if !reaped && !abandoned {
+            _ = try? syscall("kill", onInterrupt: .retry) { kill(pid, SIGKILL) }
+            _ = try? wait(blocking: true)
+        }
         try? pidfd.close()
     }
 
@@ -148,7 +147,8 @@ public final class ChildProcess {
     /// the group's while any process is in it, so the signal goes only while one is.
     public func signalGroup(_ signal: Int32) {
         guard !reaped || !groupIsEmpty else { return }
-        kill(-pid, signal)
+        // A group that emptied since is the only failure, and then there is nobody to signal.
+        _ = try? syscall("kill", onInterrupt: .retry) { kill(-pid, signal) }
     }
 
     /// Whether no process is left in the child's process group: `kill(-pgid, 0)` fails with

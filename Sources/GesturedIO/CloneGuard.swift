@@ -137,10 +137,11 @@ extension CloneGuard {
         let events = CloneEncoder.endingEverySlot(slotCount: slotCount, hasTouchButton: hasTouchButton, cancelStyle: style)
         try UinputClone.write(events, to: uinput, buffer: &buffer, name: "the clone's uinput descriptor")
         let deadline = MonotonicClock.now() + grace
+        var nothing: [pollfd] = []
         while true {
             let left = deadline - MonotonicClock.now()
             guard left > .zero else { break }
-            _ = poll(nil, 0, Int32(clamping: (left.microseconds + 999) / 1000))
+            try pollOnce(&nothing, timeout: Int32(clamping: (left.microseconds + 999) / 1000))
         }
         try uinput.close()
         return ending ?? .released

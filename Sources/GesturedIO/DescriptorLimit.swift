@@ -21,12 +21,17 @@ public enum DescriptorLimit {
     /// Raises the soft limit to `count` if it is lower, as far as the hard limit allows.
     public static func raise(toAtLeast count: Int) -> Outcome {
         var limits = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0 else { return .enough }
+        // Unreadable limits cannot be raised either; the daemon runs with what it has.
+        guard (try? syscall("getrlimit", onInterrupt: .retry, { getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) })) != nil else {
+            return .enough
+        }
         let wanted = rlim_t(count)
         if limits.rlim_cur >= wanted { return .enough }
         let raised = min(wanted, limits.rlim_max)
         limits.rlim_cur = raised
-        if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) != 0 { return .short(limit: Int(clamping: limits.rlim_max)) }
+        guard (try? syscall("setrlimit", onInterrupt: .retry, { setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) })) != nil else {
+            return .short(limit: Int(clamping: limits.rlim_max))
+        }
         return raised >= wanted ? .enough : .short(limit: Int(raised))
     }
 }

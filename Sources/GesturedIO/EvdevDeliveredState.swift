@@ -5,11 +5,11 @@ import CEvdev
 ///
 /// libevdev needs that state only to resynchronize after `SYN_DROPPED` (the events it synthesizes
 /// are the difference between it and the kernel's state). Applying every event read to it with
-/// `libevdev_set_event_value` cost about 650 instructions an event (each `ABS_MT_SLOT` re-reads
-/// every multitouch axis of the slot): two thirds of the read path, about 21,600 instructions for
-/// a frame of ten moving fingers. Here an event is a store into an array; the state goes into
-/// libevdev only when a drop needs it (`write(to:)`), and is read back after the resync
-/// (`read(from:)`).
+/// `libevdev_set_event_value` would make each event a library call (and each `ABS_MT_SLOT` a
+/// re-read of every multitouch axis of the slot), most of the read path's work
+/// (docs/PERFORMANCE.md, "Why the hot paths look as they do"). Here an event is a store into an
+/// array; the state goes into libevdev only when a drop needs it (`write(to:)`), and is read
+/// back after the resync (`read(from:)`).
 ///
 /// The rules are those of `libevdev_set_event_value`, which the reader called for each event
 /// before: an out-of-range slot index, or a tracking id going −1 → −1 or N → M, changes nothing
@@ -48,9 +48,8 @@ struct EvdevDeliveredState {
     }
 
     /// Runs `body` with the state open for applying a read's events: the arrays are reached
-    /// through pointers taken once a read, not checked for uniqueness and bounds at every event
-    /// (about 60 instructions an event through the arrays, a third of that here). Every index
-    /// is checked against the arrays' sizes before it is used.
+    /// through pointers taken once a read, not checked for uniqueness and bounds at every event.
+    /// Every index is checked against the arrays' sizes before it is used.
     mutating func withApplier<R>(_ body: (inout Applier) -> R) -> R {
         let (slotCount, current) = (self.slotCount, currentSlot)
         var last = current

@@ -57,7 +57,7 @@ public final class EvdevDevice {
     /// caller then warns and uses its own read times instead of event times for deadlines.
     public func setMonotonicClock() -> Bool {
         guard let device else { return false }
-        return libevdev_set_clock_id(device, CLOCK_MONOTONIC) == 0
+        return (try? negativeErrno("libevdev_set_clock_id", path: path, libevdev_set_clock_id(device, CLOCK_MONOTONIC))) != nil
     }
 
     /// Takes (or releases) exclusive use of the device (`EVIOCGRAB`), for kiosks.
@@ -110,7 +110,7 @@ public final class EvdevDevice {
             }
         } catch where error.errno == .wouldBlock {
             return .drained
-        } catch where error.errno == .noDevice {
+        } catch where error.isNoSuchDevice {
             return .gone
         }
         let dropped = buffer.withUnsafeBufferPointer { read in
@@ -150,13 +150,16 @@ public final class EvdevDevice {
         var event = input_event()
         var result = libevdev_next_event(device, LIBEVDEV_READ_FLAG_FORCE_SYNC.rawValue, &event)
         while true {
-            switch result {
-            case Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue), Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue):
-                break
-            case -EAGAIN: return .resynced
-            case -EINTR: break
-            case -ENODEV: return .gone
-            default: throw SystemError(operation: "libevdev_next_event", path: path, errno: Errno(rawValue: -result))
+            do {
+                try negativeErrno("libevdev_next_event", path: path, result)
+            } catch where error.errno == .wouldBlock {
+                return .resynced
+            } catch where error.isNoSuchDevice {
+                return .gone
+            } catch where error.errno == .interrupted {
+                // Interrupted before libevdev read anything: ask again.
+            } catch {
+                throw error
             }
             result = libevdev_next_event(device, LIBEVDEV_READ_FLAG_SYNC.rawValue, &event)
             if result == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) {

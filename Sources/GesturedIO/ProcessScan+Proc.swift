@@ -11,7 +11,10 @@ extension ProcessScan {
             openat(directory, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }) else { return }
         // closedir closes fd.
-        guard let stream = fdopendir(fd) else { close(fd); return }
+        guard let stream = try? syscall("fdopendir", path: name, { fdopendir(fd) }) else {
+            try? FileDescriptor(rawValue: fd).close()
+            return
+        }
         defer { closedir(stream) }
         while let entry = readdir(stream) {
             let number = withUnsafeBytes(of: entry.pointee.d_name) { bytes -> Int32? in
@@ -26,7 +29,7 @@ extension ProcessScan {
     /// At most `limit` bytes of the file `name` in `directory`.
     static func read(at directory: Int32, _ name: String, limit: Int) throws(SystemError) -> [UInt8] {
         let fd = try syscall("openat", path: name, onInterrupt: .retry) { openat(directory, name, O_RDONLY | O_CLOEXEC) }
-        defer { close(fd) }
+        defer { try? FileDescriptor(rawValue: fd).close() }
         var bytes = [UInt8](repeating: 0, count: limit)
         var count = 0
         while count < limit {

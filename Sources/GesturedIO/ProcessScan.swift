@@ -21,10 +21,10 @@ public enum ProcessScan {
         /// Descriptors looked at per process: four times the usual soft `RLIMIT_NOFILE` (1024); a
         /// compositor holds a few hundred.
         public var descriptorsPerProcess: Int
-        /// Descriptors looked at in all. Each costs one `statx` and its share of reading /proc: 36
-        /// to 41 µs measured on a 2-core machine at load average 14 (a C loop over /proc/*/fd/*,
-        /// 130 processes and 1,290 descriptors in 50 ms), so about 2.5 s at this bound however
-        /// many files the processes hold; a kiosk holds a few thousand.
+        /// Descriptors looked at in all. Each costs one `statx` and its share of reading /proc,
+        /// so this bound keeps a scan to a few seconds however many files the processes hold
+        /// (docs/PERFORMANCE.md, "Why the hot paths look as they do"); a kiosk holds a few
+        /// thousand.
         public var descriptors: Int
         public init(processes: Int, descriptorsPerProcess: Int, descriptors: Int) {
             self.processes = processes; self.descriptorsPerProcess = descriptorsPerProcess; self.descriptors = descriptors
@@ -112,7 +112,7 @@ public enum ProcessScan {
         guard let directory = try? syscall("open", path: path, onInterrupt: .retry, {
             open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }) else { return true }
-        defer { close(directory) }
+        defer { try? FileDescriptor(rawValue: directory).close() }
         let executable = try? identity(at: directory, "exe")
         let daemon = executable.map(query.daemonExecutables.contains) ?? false
         var held = Set<DeviceNumber>(), holdsGuardDevice = false, seen = 0

@@ -65,7 +65,8 @@ private func readAll(_ fd: FileDescriptor, path: String, limit: Int) throws(Syst
     // array (a million-frame recording is about 80 MB); a file that is not regular, or has
     // grown since, still reads completely, growing as it goes.
     var status = stat()
-    if fstat(fd.rawValue, &status) == 0 && status.st_mode & S_IFMT == S_IFREG {
+    if (try? syscall("fstat", path: path, onInterrupt: .retry, { fstat(fd.rawValue, &status) })) != nil,
+       status.st_mode & S_IFMT == S_IFREG {
         bytes.reserveCapacity(min(Int(status.st_size), limit) + 1)
     }
     let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)

@@ -20,16 +20,17 @@ public final class SignalChannel {
         var set = sigset_t()
         sigemptyset(&set)
         for signal in signals { sigaddset(&set, signal) }
-        let status = pthread_sigmask(SIG_BLOCK, &set, &previousMask)
-        if status != 0 { throw SystemError(operation: "pthread_sigmask", errno: Errno(rawValue: status)) }
-        Glibc.signal(SIGPIPE, SIG_IGN)
+        try returnedErrno("pthread_sigmask", pthread_sigmask(SIG_BLOCK, &set, &previousMask))
+        // Its one failure (EINVAL) is for a signal that cannot be caught, which SIGPIPE is not.
+        _ = Glibc.signal(SIGPIPE, SIG_IGN)
         do {
             let fd = try syscall("signalfd", onInterrupt: .fail) {
                 signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
             }
             descriptor = FileDescriptor(rawValue: fd)
         } catch {
-            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+            // Restoring a mask read a moment ago cannot fail (EINVAL is for a bad `how`).
+            _ = try? returnedErrno("pthread_sigmask", pthread_sigmask(SIG_SETMASK, &previousMask, nil))
             throw error
         }
     }
@@ -60,7 +61,7 @@ public final class SignalChannel {
     public func close() throws(SystemError) {
         guard !isClosed else { return }
         isClosed = true
-        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+        defer { _ = try? returnedErrno("pthread_sigmask", pthread_sigmask(SIG_SETMASK, &previousMask, nil)) }
         try descriptor.close()
     }
 }

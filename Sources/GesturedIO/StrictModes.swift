@@ -31,12 +31,13 @@ public struct StrictModes: Hashable, Sendable {
     public func check(_ path: String, status: stat) throws(FileReadError) {
         let absolute = path.hasPrefix("/") ? path : Self.currentDirectory() + "/" + path
         var canonical = absolute
-        if let resolved = realpath(absolute, nil) {
+        if let resolved = try? syscall("realpath", path: absolute, { realpath(absolute, nil) }) {
             canonical = String(cString: resolved)
             free(resolved)
         }
         var link = stat()
-        let isLink = lstat(absolute, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK
+        let isLink = (try? syscall("lstat", path: absolute, onInterrupt: .retry, { lstat(absolute, &link) })) != nil
+            && link.st_mode & S_IFMT == S_IFLNK
         try checkEntry(isLink ? "\(path) (a symlink to \(canonical))" : path, status: status, isFile: true, of: path)
         try checkDirectories(above: absolute, entryOwner: isLink ? link.st_uid : status.st_uid, of: path)
         if canonical != absolute { try checkDirectories(above: canonical, entryOwner: status.st_uid, of: path) }
@@ -83,7 +84,7 @@ public struct StrictModes: Hashable, Sendable {
     }
 
     private static func currentDirectory() -> String {
-        guard let cwd = getcwd(nil, 0) else { return "/" }
+        guard let cwd = try? syscall("getcwd", { getcwd(nil, 0) }) else { return "/" }
         defer { free(cwd) }
         return String(cString: cwd)
     }

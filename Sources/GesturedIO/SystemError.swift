@@ -23,6 +23,13 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public static let badDescriptor = Errno(rawValue: EBADF)
     public static let outOfMemory = Errno(rawValue: ENOMEM)
     public static let noSuchProcess = Errno(rawValue: ESRCH)
+    public static let accessDenied = Errno(rawValue: EACCES)
+    public static let notPermitted = Errno(rawValue: EPERM)
+    public static let busy = Errno(rawValue: EBUSY)
+    public static let connectionAborted = Errno(rawValue: ECONNABORTED)
+    public static let tooManyOpenFiles = Errno(rawValue: EMFILE)
+    public static let tooManyOpenFilesInSystem = Errno(rawValue: ENFILE)
+    public static let noBufferSpace = Errno(rawValue: ENOBUFS)
 
     /// `strerror` text, e.g. "No such file or directory" (glibc's table is immutable: safe to
     /// call from any thread for valid values).
@@ -40,6 +47,21 @@ public struct SystemError: Error, CustomStringConvertible, Hashable, Sendable {
 
     public init(operation: String, path: String? = nil, errno: Errno) {
         self.operation = operation; self.path = path; self.errno = errno
+    }
+
+    /// The file (or socket path) does not exist (`ENOENT`).
+    public var isNoSuchFile: Bool { errno == .noSuchFile }
+    /// The device is gone (`ENODEV`): unplugged while open.
+    public var isNoSuchDevice: Bool { errno == .noDevice }
+    /// Another holder has it (`EBUSY`), e.g. a device grabbed by another program.
+    public var isBusy: Bool { errno == .busy }
+    /// Refused for lack of rights: file permissions (`EACCES`) or privilege (`EPERM`), which
+    /// callers treat alike.
+    public var isPermissionDenied: Bool { errno == .accessDenied || errno == .notPermitted }
+    /// Out of descriptors (`EMFILE`, `ENFILE`) or kernel memory (`ENOBUFS`, `ENOMEM`): a shortage
+    /// that may pass, not a fault of the request.
+    public var isResourceShortage: Bool {
+        errno == .tooManyOpenFiles || errno == .tooManyOpenFilesInSystem || errno == .noBufferSpace || errno == .outOfMemory
     }
 
     public var description: String {
@@ -87,6 +109,13 @@ public func syscall<Result: FixedWidthInteger>(
 public func syscall<Pointer>(_ operation: String, path: String? = nil, _ call: () -> Pointer?) throws(SystemError) -> Pointer {
     guard let pointer = call() else { throw SystemError(operation: operation, path: path, errno: .current) }
     return pointer
+}
+
+/// The same wrapper for calls that return the error number itself, 0 on success (`posix_spawn`,
+/// the `pthread_` calls): they leave `errno` alone and are never interrupted.
+@inlinable
+public func returnedErrno(_ operation: String, path: String? = nil, _ status: Int32) throws(SystemError) {
+    if status != 0 { throw SystemError(operation: operation, path: path, errno: Errno(rawValue: status)) }
 }
 
 /// For libraries that return `-errno` instead (libevdev, libudev).

@@ -11,7 +11,7 @@ extension UinputClone {
     public convenience init(probeNamed name: String, axisMaximum: Int32, slots: Int,
                             uinputPath path: String = "/dev/uinput") throws(SystemError) {
         guard let device = libevdev_new() else {
-            throw SystemError(operation: "libevdev_new", errno: Errno(rawValue: ENOMEM))
+            throw SystemError(operation: "libevdev_new", errno: .outOfMemory)
         }
         defer { libevdev_free(device) }
         libevdev_set_name(device, name)

@@ -85,7 +85,7 @@ enum UnixListener {
         let file = try syscall("open(O_PATH)", path: path, onInterrupt: .retry) {
             open(path, GESTURED_O_PATH | O_NOFOLLOW | O_CLOEXEC)
         }
-        defer { Glibc.close(file) }
+        defer { try? FileDescriptor(rawValue: file).close() }
         var status = stat()
         try syscall("fstat", path: path, onInterrupt: .retry) { fstat(file, &status) }
         guard status.st_mode & S_IFMT == S_IFSOCK, status.st_uid == geteuid() else {
@@ -126,7 +126,7 @@ enum UnixListener {
                 socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             }
         } catch { throw .system(error) }
-        defer { Glibc.close(probe) }
+        defer { try? FileDescriptor(rawValue: probe).close() }
         let connected: Result<Void, SystemError>
         do {
             _ = try withUnixSocketAddress(path, for: "bind") { (address, length) throws(SystemError) in

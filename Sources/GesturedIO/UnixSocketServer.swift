@@ -134,9 +134,9 @@ public final class UnixSocketServer {
         while true {
             let fd: Int32
             do { fd = try syscall("accept4", path: path, onInterrupt: .retry) { acceptor(listenDescriptor) } } catch {
-                switch error.errno.rawValue {
-                case EAGAIN: return nil
-                case ECONNABORTED: continue   // the connection went away before we took it; the next one
+                switch error.errno {
+                case .wouldBlock: return nil
+                case .connectionAborted: continue   // the connection went away before we took it; the next one
                 default: throw error
                 }
             }
@@ -288,7 +288,8 @@ public final class UnixSocketServer {
         isClosed = true
         for id in clientIDs { disconnect(id) }
         try? listenDescriptor.close()
-        if ownsFile { unlink(path) }
+        // A file already gone (removed by hand, or the directory with it) is what was wanted.
+        if ownsFile { _ = try? syscall("unlink", path: path, onInterrupt: .retry) { unlink(path) } }
     }
 
     // MARK: - Private

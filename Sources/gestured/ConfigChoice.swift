@@ -36,7 +36,7 @@ struct ConfigChoice: Equatable {
 
     /// The choice on this machine.
     static func resolve(given: String?) -> ConfigChoice {
-        resolve(given: given, exists: { access($0, F_OK) == 0 }, read: { path in
+        resolve(given: given, exists: { isAccessible($0, F_OK) }, read: { path in
             guard let bytes = try? readRegularFile(path: path, limit: 1 << 20) else { return nil }
             return String(decoding: bytes, as: UTF8.self)
         })
@@ -66,7 +66,7 @@ struct ConfigChoice: Equatable {
     func line(assumedScreen: Bool) -> String {
         var text = "config: " + (path ?? "built-in")
         if assumedScreen {
-            let size = DeviceGeometry.fallbackScreen
+            let size = ScreenSizing.size(configured: nil)
             text += ", screen \(Int(size.width))×\(Int(size.height)) assumed: "
                 + "no screen size from udev or the configuration"
         }

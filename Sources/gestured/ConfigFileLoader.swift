@@ -94,7 +94,7 @@ func checkConfiguration(_ path: String?, logWarnings: Bool = false) throws(Comma
     }
     if logWarnings { for warning in warnings { Log.warning("warning: \(warning)") } }
     for spec in configuration.screenSpecs {
-        do { _ = try GestureEngine(views: spec.views, screen: DeviceGeometry.fallbackScreen) } catch {
+        do { _ = try GestureEngine(views: spec.views, screen: ScreenSizing.size(configured: nil)) } catch {
             throw CommandFailure(ExitStatus.config, "\(path ?? "<default configuration>"): "
                                  + (spec.id.map { "screen \($0): " } ?? "") + "\(error)")
         }

@@ -3,23 +3,29 @@ import Testing
 @testable import GesturedCore
 
 /// The decisions of the daemon's client hub and control part, without sockets or a subprocess:
-/// who receives which line with which seq (`LinePublisher`), what each request line is answered
+/// who receives which line with which seq (`Subscribers`), what each request line is answered
 /// and what a control request changes (`ControlDesk`).
 struct DaemonPartsTests {
     typealias Run = GesturePipelineTests.Run
     static let panel = GesturePipelineTests.panel
 
-    /// A client of the publisher: its subscription and the lines it received.
-    struct Client {
-        var subscription = ClientSubscription()
-        var lines: [String] = []
+    /// Delivers `item` to the clients registered in `subscribers` (`Subscribers.delivery`) and
+    /// adds each client's lines to `received`; returns the seq after it.
+    static func deliver(_ item: GesturePipeline.Output, with subscribers: inout Subscribers,
+                        to received: inout [UInt64: [String]]) -> UInt64 {
+        collect(subscribers.delivery(of: [item]), into: &received)
+        return subscribers.seq
     }
 
-    static func deliver(_ item: GesturePipeline.Output, with publisher: inout LinePublisher,
-                        to clients: inout [Int: Client]) -> UInt64 {
-        let snapshot = clients
-        return publisher.publish(item, to: snapshot.keys.sorted(), subscription: { snapshot[$0]?.subscription },
-                                 send: { id, bytes in clients[id]!.lines.append(String(decoding: bytes.dropLast(), as: UTF8.self)) })
+    /// Each member's published lines, without their newline.
+    static func collect(_ delivery: Delivery, into received: inout [UInt64: [String]]) {
+        for part in delivery.parts {
+            for member in part.members {
+                received[member.value, default: []] += part.published.map {
+                    String(decoding: part.bytes[$0.range].dropLast(), as: UTF8.self)
+                }
+            }
+        }
     }
 
     /// A tap's touch lines and its gesture line, the touch lines with a lift of the touch at 40 ms.
@@ -34,49 +40,62 @@ struct DaemonPartsTests {
     }
 
     @Test func eachClientGetsWhatItSubscribedToNumberedByLinesSentToAnyone() throws {
-        var publisher = LinePublisher()
-        var clients: [Int: Client] = [1: Client(), 2: Client(), 3: Client()]
-        clients[2]!.subscription.apply(.subscribe(.touches))
-        clients[2]!.subscription.apply(.format(.json))
-        clients[3]!.subscription.apply(.filter(try LineFilter(parsing: "type=swipe")))
+        var subscribers = Subscribers()
+        var touchesInJSON = ClientSubscription(), swipes = ClientSubscription()
+        touchesInJSON.apply(.subscribe(.touches))
+        touchesInJSON.apply(.format(.json))
+        swipes.apply(.filter(try LineFilter(parsing: "type=swipe")))
+        subscribers.connect(ClientKey(1))
+        subscribers.set(touchesInJSON, of: ClientKey(2))
+        subscribers.set(swipes, of: ClientKey(3))
+        var received: [UInt64: [String]] = [:]
         var seqs: [UInt64] = []
-        for item in try Self.tapOutputs() { seqs.append(Self.deliver(item, with: &publisher, to: &clients)) }
-        #expect(clients[1]!.lines == [
+        for item in try Self.tapOutputs() { seqs.append(Self.deliver(item, with: &subscribers, to: &received)) }
+        #expect(received[1] == [
             "gesture tap ended tap view=root device=event3 time=0.040000 seq=3 touches=1 x=500.00 y=500.00 viewX=500.00 viewY=500.00 taps=1",
         ])
-        #expect(clients[2]!.lines.count == 3)
-        #expect(clients[2]!.lines[0].hasPrefix("{\"event\":\"touch\",\"phase\":\"began\""), "\(clients[2]!.lines)")
-        #expect(clients[2]!.lines[2].contains("\"seq\":3"), "\(clients[2]!.lines)")
-        #expect(clients[3]!.lines.isEmpty)
+        let json = received[2] ?? []
+        #expect(json.count == 3)
+        #expect(json.first?.hasPrefix("{\"event\":\"touch\",\"phase\":\"began\"") == true, "\(json)")
+        #expect(json.last?.contains("\"seq\":3") == true, "\(json)")
+        #expect(received[3, default: []].isEmpty)
         #expect(seqs == [1, 2, 3])
-        #expect(publisher.seq == 3)
+        #expect(subscribers.seq == 3)
     }
 
     @Test func aLineNobodyWantsIsNeitherNumberedNorSent() throws {
-        var publisher = LinePublisher()
-        var clients: [Int: Client] = [7: Client()]
+        var subscribers = Subscribers()
+        subscribers.connect(ClientKey(7))
+        var received: [UInt64: [String]] = [:]
         let outputs = try Self.tapOutputs()   // touch began, touch ended, tap ended
         // Nobody subscribed to touches: the touch lines take no number.
-        #expect(outputs.map { Self.deliver($0, with: &publisher, to: &clients) } == [0, 0, 1])
-        #expect(clients[7]!.lines.count == 1 && clients[7]!.lines[0].contains(" seq=1 "), "\(clients[7]!.lines)")
-        // A client gone mid-batch (no subscription) is skipped.
-        var none = LinePublisher()
-        #expect(none.publish(outputs[2], to: [1], subscription: { _ in nil }, send: { _, _ in Issue.record("sent") }) == 0)
+        #expect(outputs.map { Self.deliver($0, with: &subscribers, to: &received) } == [0, 0, 1])
+        #expect(received[7]?.count == 1 && received[7]?[0].contains(" seq=1 ") == true, "\(received)")
+        // A client that went gets nothing, and its line is nobody's.
+        var gone = Subscribers()
+        gone.connect(ClientKey(1))
+        gone.drop(ClientKey(1))
+        #expect(gone.delivery(of: [outputs[2]]).isEmpty)
+        #expect(gone.seq == 0)
     }
 
-    @Test func broadcastNumbersOnceEncodesOncePerFormatAndSkipsAnEmptyRoom() {
-        var publisher = LinePublisher()
-        var encoded: [LineFormat] = []
-        var sent: [(Int, String)] = []
-        publisher.broadcast(to: [Int](), format: { _ in .text }, line: { _, _ in Issue.record("encoded"); return "" },
-                            send: { _, _ in Issue.record("sent") })
-        #expect(publisher.seq == 0)
-        publisher.broadcast(to: [1, 2, 3], format: { $0 == 2 ? .json : .text },
-                            line: { seq, format in encoded.append(format); return "device \(seq) \(format)\n" },
-                            send: { sent.append(($0, String(decoding: $1, as: UTF8.self))) })
-        #expect(encoded == [.text, .json])
-        #expect(sent.map(\.0) == [1, 2, 3])
-        #expect(sent.map(\.1) == ["device 1 text\n", "device 1 json\n", "device 1 text\n"])
+    @Test func deviceLinesAreNumberedOnceForEveryClientAndNotAtAllForNobody() {
+        let line = DeviceLine(added: true, sysname: "event5", name: "Panel")
+        var nobody = Subscribers()
+        #expect(nobody.delivery(of: [], deviceLines: [line]).isEmpty)
+        #expect(nobody.seq == 0)
+        var subscribers = Subscribers()
+        var json = ClientSubscription()
+        json.format = .json
+        subscribers.connect(ClientKey(1))
+        subscribers.set(json, of: ClientKey(2))
+        subscribers.connect(ClientKey(3))
+        var received: [UInt64: [String]] = [:]
+        Self.collect(subscribers.delivery(of: [], deviceLines: [line]), into: &received)
+        let text = LineEncoder.device(added: true, sysname: "event5", name: "Panel", seq: 1, format: .text)
+        let inJSON = LineEncoder.device(added: true, sysname: "event5", name: "Panel", seq: 1, format: .json)
+        #expect(received == [1: [String(text.dropLast())], 2: [String(inJSON.dropLast())], 3: [String(text.dropLast())]])
+        #expect(subscribers.seq == 1)
     }
 
     // MARK: Requests

@@ -88,8 +88,8 @@ struct DeviceAdmissionTests {
         let admitted = try DeviceAdmission.admit(Self.panel, properties: Self.touchscreen, configuration: c).get()
         let sizes = GesturePipeline.sizes(for: c, devices: [(Self.panel, admitted)])
         // 4096 units at 16 units/mm is 256 mm, in points, turned a quarter: the panel's size.
-        #expect(sizes[0] == DeviceGeometry.impliedScreen(x: Self.panel.mtX!, y: Self.panel.mtY!, rotation: .quarter))
-        #expect(sizes[1] == DeviceGeometry.fallbackScreen)
+        #expect(sizes[0] == DeviceGeometry.physicalScreen(x: Self.panel.mtX!, y: Self.panel.mtY!, rotation: .quarter))
+        #expect(sizes[1] == ScreenSizing.fallback)
         let pipeline = try GesturePipeline(configuration: c, sizes: [Size(width: 100, height: 100), Size(width: 200, height: 200)])
         #expect(GesturePipeline.sizes(for: c, devices: [(Self.panel, admitted)], previous: pipeline.screens)
                 == [Size(width: 100, height: 100), Size(width: 200, height: 200)])

@@ -40,22 +40,25 @@ struct DeviceGeometryTests {
     /// Found by the pipeline fuzz target: `maximum - minimum` in `Int32` trapped for a device whose
     /// axis spans every `Int32` (a broken or hostile device), when the configuration sets no
     /// screen size; an empty or inverted range implied a zero or negative screen.
-    @Test func theWidestAxesImplyTheirSizeAndEmptyOnesTheFallback() {
+    @Test func theWidestAxesImplyTheirSizeAndEmptyOnesTheFallback() throws {
         let widest = AxisInfo(minimum: .min, maximum: .max, resolution: 1)
-        let s = DeviceGeometry.impliedScreen(x: widest, y: widest, rotation: .none)
+        let s = try #require(DeviceGeometry.physicalScreen(x: widest, y: widest, rotation: .none))
         #expect(s.width == 4_294_967_295 * DeviceGeometry.pointsPerMillimetre && s.height == s.width)
         let inverted = AxisInfo(minimum: 10, maximum: -10, resolution: 1), empty = AxisInfo(minimum: 5, maximum: 5, resolution: 1)
-        #expect(DeviceGeometry.impliedScreen(x: inverted, y: Self.axis, rotation: .none) == DeviceGeometry.fallbackScreen)
-        #expect(DeviceGeometry.impliedScreen(x: widest, y: empty, rotation: .quarter) == DeviceGeometry.fallbackScreen)
+        #expect(DeviceGeometry.physicalScreen(x: inverted, y: Self.axis, rotation: .none) == nil)
+        #expect(DeviceGeometry.physicalScreen(x: widest, y: empty, rotation: .quarter) == nil)
+        #expect(ScreenSizing.resolve(configured: nil, firstDevice: DeviceDescription(sysname: "event0", name: "empty", mtX: widest, mtY: empty,
+                                                                                     slotCount: 2, hasTrackingID: true))
+                == (ScreenSizing.fallback, .fallback))
     }
 
-    @Test func impliedScreenUsesResolutionAndRotation() {
+    @Test func physicalScreenUsesResolutionAndRotation() throws {
         let x = AxisInfo(minimum: 0, maximum: 2540, resolution: 10)   // 254 mm = 10 in = 1600 pt
         let y = AxisInfo(minimum: 0, maximum: 1270, resolution: 10)   // 5 in = 800 pt
-        let s = DeviceGeometry.impliedScreen(x: x, y: y, rotation: .none)
+        let s = try #require(DeviceGeometry.physicalScreen(x: x, y: y, rotation: .none))
         #expect(abs(s.width - 1600) < 1e-9 && abs(s.height - 800) < 1e-9)
-        let r = DeviceGeometry.impliedScreen(x: x, y: y, rotation: .quarter)
+        let r = try #require(DeviceGeometry.physicalScreen(x: x, y: y, rotation: .quarter))
         #expect(abs(r.width - 800) < 1e-9 && abs(r.height - 1600) < 1e-9)
-        #expect(DeviceGeometry.impliedScreen(x: Self.axis, y: Self.axis, rotation: .none) == DeviceGeometry.fallbackScreen)
+        #expect(DeviceGeometry.physicalScreen(x: Self.axis, y: Self.axis, rotation: .none) == nil)
     }
 }

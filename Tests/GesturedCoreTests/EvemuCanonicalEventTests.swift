@@ -1,5 +1,6 @@
 import FoundationEssentials
 @testable import GesturedCore
+import GesturedSynthetic
 import GesturedTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import GesturedCore
+import GesturedSynthetic
 import GesturedTestSupport
 
 /// A transcript harness over the engine: scripted touches and time in, protocol lines out.

@@ -86,8 +86,10 @@ struct KioskIdleTests {
                                       mtY: AxisInfo(minimum: 0, maximum: 999), slotCount: 4, hasTrackingID: true)
         let events = ScreensTests.contact(id: 1, x: 500, y: 500, ms: 1000) + ScreensTests.contact(id: -1, ms: 1050)
             + ScreensTests.contact(id: 2, x: 500, y: 500, ms: 100_000) + ScreensTests.contact(id: -1, ms: 100_050)
-        var session = try Replay.Session(devices: [panel], configuration: KioskScript.tapping(idle: [60]), touches: false)
-        var lines = Replay.Lines(options: Replay.Options(touches: false, failed: false), devices: [panel])
+        let options = Replay.Options(touches: false, failed: false)
+        var session = try Replay.Session(devices: [panel], configuration: KioskScript.tapping(idle: [60]), touches: false,
+                                         reader: options.reader)
+        var lines = Replay.Lines(options: options, devices: [panel])
         var text: [UInt8] = []
         var given = false
         session.play(next: { _ in defer { given = true }; return given ? nil : events }) {

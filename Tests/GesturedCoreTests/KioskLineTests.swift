@@ -69,6 +69,22 @@ struct KioskEnvironmentTests {
         #expect(wake.map(\.name) == ["KIOSK_EVENT", "KIOSK_DEVICE", "KIOSK_X", "KIOSK_Y", "KIOSK_TIME", "KIOSK_SEQ", "KIOSK_LINE"])
     }
 
+    /// The variables made from an event are those its line gives, for every kind, with and
+    /// without a screen (one whose name needs quoting).
+    @Test func anEventsVariablesAreItsLines() {
+        let kinds: [KioskEvent.Kind] = [.wake(device: "event5", location: Point(x: 412, y: 233.505)), .lock(seconds: 3600),
+                                        .unlock, .idle(seconds: 120), .active]
+        for kind in kinds {
+            for screen in [nil, "front door", "a\"b"] as [String?] {
+                let event = KioskEvent(kind, time: Instant(microseconds: 5_120_000_017), screen: screen)
+                let line = LineEncoder.output(.kiosk(event), seq: 41, format: .text)
+                let fromLine = (KioskEnvironment.variables(ofTextLine: line) ?? []).map { "\($0.name)=\($0.value)" }
+                let fromEvent = KioskEnvironment.variables(of: event, seq: 41).map { "\($0.name)=\($0.value)" }
+                #expect(!fromLine.isEmpty && fromEvent == fromLine, "\(line)")
+            }
+        }
+    }
+
     @Test func otherLinesAreNotKioskLines() {
         #expect(KioskEnvironment.variables(ofTextLine: "gesture tap ended tap view=root time=1.000000 seq=1") == nil)
         #expect(KioskEnvironment.variables(ofTextLine: "ok command=lock") == nil)

@@ -1,3 +1,4 @@
+import GesturedSynthetic
 import GesturedTestSupport
 @testable import GesturedCore
 

@@ -1,3 +1,4 @@
+import GesturedSynthetic
 import Glibc
 import GesturedTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import GesturedCore
+import GesturedSynthetic
 import GesturedTestSupport
 import Testing
 

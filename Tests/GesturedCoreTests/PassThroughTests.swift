@@ -1,3 +1,4 @@
+import GesturedSynthetic
 import GesturedTestSupport
 import Testing
 @testable import GesturedCore

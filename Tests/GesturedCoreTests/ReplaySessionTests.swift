@@ -1,3 +1,4 @@
+import GesturedSynthetic
 import GesturedTestSupport
 import Testing
 @testable import GesturedCore
@@ -34,8 +35,9 @@ struct ReplaySessionTests {
     /// The lines of `recordings` played by `Session.play`, each handed out in pieces of `cuts`
     /// events (cycled), every output and failed state included.
     static func played(_ recordings: [(device: DeviceDescription, events: [RawEvent])], cuts: [Int]) throws -> String {
-        var session = try Replay.Session(devices: recordings.map(\.device), configuration: ScreensTests.config, touches: true)
         let options = Replay.Options(touches: true, failed: true)
+        var session = try Replay.Session(devices: recordings.map(\.device), configuration: ScreensTests.config, touches: true,
+                                         reader: options.reader)
         var lines = Replay.Lines(options: options, devices: recordings.map(\.device))
         var text: [UInt8] = []
         var offsets = [Int](repeating: 0, count: recordings.count), pieces = 0
@@ -54,8 +56,10 @@ struct ReplaySessionTests {
     /// arrays (the frame whose last event is earliest first, ties to the first recording), a
     /// recording's device removed right after its last frame, then the deadlines.
     static func reference(_ recordings: [(device: DeviceDescription, events: [RawEvent])]) throws -> String {
-        var session = try Replay.Session(devices: recordings.map(\.device), configuration: ScreensTests.config, touches: true)
-        var lines = Replay.Lines(options: Replay.Options(touches: true, failed: true), devices: recordings.map(\.device))
+        let options = Replay.Options(touches: true, failed: true)
+        var session = try Replay.Session(devices: recordings.map(\.device), configuration: ScreensTests.config, touches: true,
+                                         reader: options.reader)
+        var lines = Replay.Lines(options: options, devices: recordings.map(\.device))
         var text: [UInt8] = []
         func flush() { lines.take(&session, traced: { _ in }) { text += $0; $0.removeAll() } }
         var next = [Int](repeating: 0, count: recordings.count)

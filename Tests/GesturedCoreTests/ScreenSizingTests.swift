@@ -8,7 +8,7 @@ struct ScreenSizingTests {
     static let panel = DeviceAdmissionTests.panel   // 4096 units at 16 units/mm, 10 slots
     static let noResolution = DeviceDescription(sysname: "event6", name: "plain", mtX: AxisInfo(minimum: 0, maximum: 999),
                                                 mtY: AxisInfo(minimum: 0, maximum: 999), slotCount: 2, hasTrackingID: true)
-    static let physical = DeviceGeometry.impliedScreen(x: panel.mtX!, y: panel.mtY!, rotation: .none)
+    static let physical = DeviceGeometry.physicalScreen(x: panel.mtX!, y: panel.mtY!, rotation: .none)!
 
     /// Configured, else before, else the first device's physical size, else the fallback: each
     /// says where it came from.
@@ -20,8 +20,8 @@ struct ScreenSizingTests {
         let turned = ScreenSizing.resolve(configured: nil, firstDevice: Self.panel, rotation: .quarter)
         #expect(turned.size == Size(width: Self.physical.height, height: Self.physical.width))
         // A device without a resolution implies no size: the fallback, said as such.
-        #expect(ScreenSizing.resolve(configured: nil, firstDevice: Self.noResolution) == (DeviceGeometry.fallbackScreen, .fallback))
-        #expect(ScreenSizing.resolve(configured: nil) == (DeviceGeometry.fallbackScreen, .fallback))
+        #expect(ScreenSizing.resolve(configured: nil, firstDevice: Self.noResolution) == (ScreenSizing.fallback, .fallback))
+        #expect(ScreenSizing.resolve(configured: nil) == (ScreenSizing.fallback, .fallback))
     }
 
     /// Each screen takes its own first device (by its index among those given).
@@ -33,7 +33,7 @@ struct ScreenSizingTests {
         let panel = try DeviceAdmission.admit(Self.panel, properties: DeviceAdmissionTests.touchscreen, configuration: c).get()
         let resolved = ScreenSizing.resolve(c, devices: [(Self.noResolution, plain), (Self.panel, panel)])
         #expect(resolved.map(\.origin) == [.fallback, .device(1)])
-        #expect(resolved.map(\.size) == [DeviceGeometry.fallbackScreen, Self.physical])
+        #expect(resolved.map(\.size) == [ScreenSizing.fallback, Self.physical])
     }
 
     /// The pipeline's reload without sizes follows the same rule: a new screen without a size
@@ -48,7 +48,7 @@ struct ScreenSizingTests {
         ])
         var batch = Batch()
         try pipeline.reload(configuration: after, now: Instant(microseconds: 1000), into: &batch)
-        #expect(pipeline.screens.map(\.size) == [Size(width: 800, height: 480), DeviceGeometry.fallbackScreen])
+        #expect(pipeline.screens.map(\.size) == [Size(width: 800, height: 480), ScreenSizing.fallback])
     }
 
     /// A device's touches are its slots, at most its rule's limit; the gestures beyond, in order.

@@ -1,5 +1,6 @@
 import GesturedCore
 import GesturedIO
+import GesturedSynthetic
 import GesturedTestSupport
 import Glibc
 import Testing

@@ -1,5 +1,6 @@
 import CEvdev
 @testable import GesturedIO
+import GesturedSynthetic
 import GesturedTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GesturedConfig
+import GesturedSynthetic
 import GesturedTestSupport
 import Testing
 @testable import GesturedCore

@@ -2,6 +2,7 @@
 import GesturedConfig
 import GesturedCore
 import GesturedIO
+import GesturedSynthetic
 import GesturedTestSupport
 import Testing
 

@@ -445,7 +445,7 @@ import Testing
         for file in files {
             for line in try SystemCallRuleTests.codeLines(file) {
                 let text = line.text.replacing("LineEncoder.fixed(", with: "")
-                if text.contains("LineEncoder") || text.contains("LinePublisher") { found.append("\(file):\(line.number)") }
+                if text.contains("LineEncoder") { found.append("\(file):\(line.number)") }
             }
         }
         #expect(found == [])

@@ -1,6 +1,7 @@
 import CLinux
 import GesturedCore
 import GesturedIO
+import GesturedSynthetic
 import GesturedTestSupport
 import Glibc
 import Testing

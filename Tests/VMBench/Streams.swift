@@ -1,4 +1,5 @@
 import GesturedCore
+import GesturedSynthetic
 import Glibc
 
 /// The frames `gestured-vm-bench` writes, as a 10-slot protocol-B touchscreen sends them
@@ -38,17 +39,15 @@ enum BenchStream {
             let phase = frame % touchLength
             var events: [Event] = []
             if phase == touchLength - 1 || frame == max(count, 2) - 1 {
-                for finger in 0..<10 {
-                    events += [(EventCode.EV_ABS, EventCode.ABS_MT_SLOT, Int32(finger)), (EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, -1)]
-                }
+                for finger in 0..<10 { events += PanelScript.events(.up(slot: Int32(finger))) }
                 frames.append(events + [(EventCode.EV_KEY, EventCode.BTN_TOUCH, 0)])
                 continue
             }
             for finger in 0..<10 {
                 let (x, y) = position(finger, frame)
-                events.append((EventCode.EV_ABS, EventCode.ABS_MT_SLOT, Int32(finger)))
-                if phase == 0 { events.append((EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, Int32(frame / touchLength * 10 + finger + 1))) }
-                events += [(EventCode.EV_ABS, EventCode.ABS_MT_POSITION_X, x), (EventCode.EV_ABS, EventCode.ABS_MT_POSITION_Y, y)]
+                let slot = Int32(finger)
+                events += PanelScript.events(phase == 0 ? .down(slot: slot, id: Int32(frame / touchLength * 10 + finger + 1), x: x, y: y)
+                                                        : .move(slot: slot, x: x, y: y))
             }
             if phase == 0 { events.append((EventCode.EV_KEY, EventCode.BTN_TOUCH, 1)) }
             let first = position(0, frame)
@@ -58,14 +57,12 @@ enum BenchStream {
         return frames
     }
 
-    /// A one-finger tap in slot 0: the down frame and the lift frame. The position moves from
-    /// tap to tap, so no two taps land on the same spot.
+    /// A one-finger tap in slot 0: the down frame and the lift frame, as the kernel writes them
+    /// (`PanelScript.Style.kernel`). The position moves from tap to tap, so no two taps land on
+    /// the same spot.
     static func tap(_ index: Int) -> (down: [Event], up: [Event]) {
         let x = Int32(1024 + (index % 4) * 512), y = Int32(1024 + (index / 4 % 4) * 512)
-        let down: [Event] = [(EventCode.EV_ABS, EventCode.ABS_MT_SLOT, 0), (EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, Int32(1000 + index)),
-                             (EventCode.EV_ABS, EventCode.ABS_MT_POSITION_X, x), (EventCode.EV_ABS, EventCode.ABS_MT_POSITION_Y, y),
-                             (EventCode.EV_KEY, EventCode.BTN_TOUCH, 1), (EventCode.EV_ABS, EventCode.ABS_X, x), (EventCode.EV_ABS, EventCode.ABS_Y, y)]
-        let up: [Event] = [(EventCode.EV_ABS, EventCode.ABS_MT_TRACKING_ID, -1), (EventCode.EV_KEY, EventCode.BTN_TOUCH, 0)]
-        return (down, up)
+        return (PanelScript.events(.down(slot: 0, id: Int32(1000 + index), x: x, y: y), style: .kernel(touchButton: 1)),
+                PanelScript.events(.up(slot: 0), style: .kernel(touchButton: 0)))
     }
 }

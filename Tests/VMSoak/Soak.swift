@@ -1,6 +1,7 @@
 import CEvdev
 import GesturedCore
 import GesturedIO
+import GesturedSynthetic
 import GesturedTestSupport
 import Glibc
 

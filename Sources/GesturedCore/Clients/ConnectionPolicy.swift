@@ -1,6 +1,7 @@
 /// Who may hold one more connection to the daemon's socket: the decision part of accepting, so
-/// that a few users cannot lock out everyone else (security review: 64 idle connections from one
-/// user kept every other client out, control clients included).
+/// that a few users cannot lock out everyone else: without a cap per user, one user's idle
+/// connections could fill `maxClients` and keep every other client out, control clients
+/// included.
 ///
 /// - A user (`SO_PEERCRED` uid) may hold at most `maximumPerUser` connections.
 /// - Peers that may send control requests are exempt from that cap and have

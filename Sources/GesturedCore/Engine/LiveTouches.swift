@@ -1,11 +1,11 @@
 /// The engine's live touches: for each, the slots it is routed to and the view it was
 /// hit-tested to, in the order the touches began.
 ///
-/// Looked up for every update of every frame. A dictionary hashed the touch id for each lookup
-/// (SipHash: about 200 instructions, 2,100 a frame of ten fingers). A screen has at most a few
-/// dozen touches down, and a frame lists its updates in the order the frame before did (the
-/// device's slot order), so `find` searches from just after the touch it found last and meets
-/// the next one at its first comparison.
+/// Looked up for every update of every frame, so not a dictionary: hashing the touch id
+/// (SipHash) for each lookup would cost more than the search. A screen has at most a few dozen
+/// touches down, and a frame lists its updates in the order the frame before did (the device's
+/// slot order), so `find` searches from just after the touch it found last and meets the next
+/// one at its first comparison.
 struct LiveTouches: Sendable {
     private var ids: [TouchID] = []
     /// The slots each touch is routed to, by position (as `find` returns it).
@@ -46,8 +46,9 @@ struct LiveTouches: Sendable {
     /// and their routes have the same key (so are equal).
     mutating func commonRoute(of frame: [TouchUpdate]) -> Int? {
         guard let first = frame.first, let common = find(first.id), let key = routeKeys[common] else { return nil }
-        // The rest as `find` searches, through pointers with a local cursor: the stored cursor
-        // written at every update, and the arrays indexed, cost about 40 instructions an update.
+        // The rest as `find` searches, through pointers with a local cursor: writing the stored
+        // cursor at every update and indexing the arrays would check uniqueness and bounds at
+        // each (docs/PERFORMANCE.md, "Why the hot paths look as they do").
         var cursor = last
         defer { last = cursor }
         let shared = ids.withUnsafeBufferPointer { ids in

@@ -13,8 +13,6 @@ public struct DeviceGeometry: Hashable, Sendable {
     /// is 1/160 inch, Android's density-independent pixel and close to UIKit's point (1/163 inch),
     /// so thresholds taken from those platforms keep their physical meaning.
     public static let pointsPerMillimetre = 160.0 / 25.4
-    /// The screen size used when neither the config nor the device says (no resolution).
-    public static let fallbackScreen = Size(width: 1280, height: 800)
 
     public let x: AxisInfo
     public let y: AxisInfo
@@ -37,16 +35,11 @@ public struct DeviceGeometry: Hashable, Sendable {
         matrix = Matrix(a: c[0], b: c[1], c: c[2], d: c[3], e: c[4], f: c[5])
     }
 
-    /// The screen size a device implies when the config gives none: its physical size in points
-    /// when it reports a resolution, else `fallbackScreen`. Rotation by 90/270 swaps the sides.
-    /// The ranges are whatever the device reports: spans are taken in `Double` (an axis from
-    /// `Int32.min` to `Int32.max` is 2³² − 1 units), and ranges that imply no positive size
-    /// (empty or inverted) give `fallbackScreen` too.
-    public static func impliedScreen(x: AxisInfo, y: AxisInfo, rotation: Rotation) -> Size {
-        physicalScreen(x: x, y: y, rotation: rotation) ?? fallbackScreen
-    }
-
-    /// The device's physical size in points (`impliedScreen`), nil when it implies none.
+    /// The device's physical size in points, nil when it implies none (no resolution); what a
+    /// screen without a configured size takes from its first device (`ScreenSizing`). Rotation
+    /// by 90/270 swaps the sides. The ranges are whatever the device reports: spans are taken in
+    /// `Double` (an axis from `Int32.min` to `Int32.max` is 2³² − 1 units), and ranges that imply
+    /// no positive size (empty or inverted) imply none.
     public static func physicalScreen(x: AxisInfo, y: AxisInfo, rotation: Rotation) -> Size? {
         guard x.resolution > 0, y.resolution > 0 else { return nil }
         let width = (Double(x.maximum) - Double(x.minimum)) / Double(x.resolution) * pointsPerMillimetre

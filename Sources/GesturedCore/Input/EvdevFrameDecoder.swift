@@ -49,7 +49,7 @@ public struct EvdevFrameDecoder: Sendable {
 
     /// The most slots a protocol-B device is decoded with; its higher slots are out of range
     /// (`slotOutOfRange`). Touch panels have 2 to 60; the bound is for descriptions nobody
-    /// checked (an evemu recording's `A: 2f 0 2147483646 …` made the decoder allocate 2^31 slots).
+    /// checked (an evemu description may claim an `ABS_MT_SLOT` maximum of 2³¹ − 2).
     public static let maximumSlots = 256
 
     /// `ABS_MT_TOOL_TYPE` values (`MT_TOOL_*`).

@@ -3,8 +3,13 @@
 ///
 /// In order: the size the configuration gives; else the size the screen of the same id had
 /// before (a reload keeps it); else its first device's physical size, with its rule's rotation
-/// (`DeviceGeometry.impliedScreen`); else `DeviceGeometry.fallbackScreen`.
+/// (`DeviceGeometry.physicalScreen`); else `fallback`. Nothing else reads `fallback`: a part that
+/// needs a size with nothing said asks this rule (`size(configured: nil)`).
 public enum ScreenSizing {
+    /// The size when neither the configuration nor a device says (no resolution): a common
+    /// 10-inch kiosk panel's pixels.
+    public static let fallback = Size(width: 1280, height: 800)
+
     /// Where a screen's size came from, as the daemon's log says it.
     public enum Origin: Hashable, Sendable {
         case configured
@@ -12,7 +17,7 @@ public enum ScreenSizing {
         case previous
         /// The physical size of the screen's first device (its index in the devices given).
         case device(Int)
-        /// Nothing said: `DeviceGeometry.fallbackScreen`.
+        /// Nothing said: `fallback`.
         case fallback
     }
 
@@ -22,7 +27,7 @@ public enum ScreenSizing {
         if let configured { return (configured, .configured) }
         if let previous { return (previous, .previous) }
         guard let (x, y) = firstDevice?.positionAxes, let size = DeviceGeometry.physicalScreen(x: x, y: y, rotation: rotation) else {
-            return (DeviceGeometry.fallbackScreen, .fallback)
+            return (fallback, .fallback)
         }
         return (size, .device(0))
     }

@@ -3,8 +3,8 @@
 /// connection was; and for a uid that connected more than that, one summary at the end of its
 /// window: "uid 1001: 67,803 connections in 3 s, 67,795 not logged". A member of the socket's
 /// group that loops connect/close then costs a handful of lines per window instead of two per
-/// connection (67,803 lines in 3 s in the security review, enough for journald's own rate limit
-/// to drop the daemon's real warnings).
+/// connection, which at tens of thousands a second would trip journald's own rate limit and
+/// drop the daemon's real warnings.
 ///
 /// Bounded: at most `capacity` uids are counted at once; the connections of any other uid are
 /// counted together as "other uids". Pure: the caller passes `now` and writes what it is told.

@@ -27,9 +27,9 @@ extension LineEncoder {
     /// (Debian 13's swiftlang) has no public way to, so there the room is appended as zeros and
     /// what the line left unused is removed: the same bytes, and no allocation once `out` has
     /// grown to its working size, at the cost of clearing the room first. The zeros are copied
-    /// from `zeros` (a memcpy even in a debug build): appended from `repeatElement`, the
-    /// unspecialized debug build copied them one generic step per byte, about 2 ms a line, and
-    /// the daemon the tests run (a debug build) fell behind a client flooding it with requests.
+    /// from `zeros` (a memcpy even in a debug build): appended from `repeatElement`, an
+    /// unspecialized debug build copies them one generic step per byte, slow enough that the
+    /// daemon the tests run (a debug build) would fall behind a client flooding it.
     static func write(format: LineFormat, room: Int, into out: inout [UInt8], _ body: (inout LineWriter) -> Void) {
         #if compiler(>=6.2)
         out.append(addingCapacity: room) { span in

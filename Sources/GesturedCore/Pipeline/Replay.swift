@@ -23,6 +23,16 @@ public struct Replay: Sendable {
             self.format = format; self.touches = touches; self.failed = failed; self.trace = trace
             self.forwarded = forwarded
         }
+
+        /// The replay's reader as a client of the daemon: what it subscribes to and in which
+        /// format (trace lines go to `traced`, not into the lines).
+        public var reader: ClientSubscription {
+            var subscription = ClientSubscription()
+            subscription.format = format
+            subscription.touches = touches
+            subscription.failed = failed
+            return subscription
+        }
     }
 
     /// Replays `events` of one device through a pipeline built from `configuration`, calling
@@ -58,7 +68,7 @@ public struct Replay: Sendable {
                            options: Options = Options(), traced: (String) -> Void = { _ in },
                            notice: (String) -> Void = { _ in }, write: (inout [UInt8]) -> Void) throws(ReplayError) {
         var session = try Session(devices: recordings.map(\.device), configuration: configuration,
-                                  touches: options.touches, trace: options.trace)
+                                  touches: options.touches, trace: options.trace, reader: options.reader)
         for line in session.notices { notice(line) }
         if options.forwarded {
             for (k, refusal) in session.passThroughRefusals.enumerated() {
@@ -91,14 +101,14 @@ public struct Replay: Sendable {
     }
 
     /// The lines of a replay: each step's batch printed as the daemon's shell carries it out, in
-    /// the same order (trace, lines, forwarded touches), filtered and numbered as `options` say,
-    /// encoded into one reused byte buffer that `write` drains (or lets grow). No `String` per
-    /// line.
+    /// the same order (trace, lines, forwarded touches): the lines are those the pipeline's
+    /// `Subscribers` delivered to the session's reader (`Session(reader:)`, `options.reader`),
+    /// numbered and filtered as for a client of the daemon, copied into one reused byte buffer
+    /// that `write` drains (or lets grow). No `String` per line.
     public struct Lines {
         private let options: Options
         /// The devices' names in `forward` lines, by recording.
         private let names: [DeviceName]
-        private var seq: UInt64 = 0
         private var bytes: [UInt8] = []
 
         public init(options: Options, devices: [DeviceDescription]) {
@@ -108,30 +118,20 @@ public struct Replay: Sendable {
             bytes.reserveCapacity(1 << 16)
         }
 
-        /// Encodes the session's last step (its trace lines go to `traced` first), and hands
-        /// the bytes to `write` when there are any.
+        /// Prints the session's last step (its trace lines go to `traced` first), and hands the
+        /// bytes to `write` when there are any.
         public mutating func take(_ session: inout Session, traced: (String) -> Void, write: (inout [UInt8]) -> Void) {
-            take(session.batch, traced: traced, write: write)
-        }
-
-        /// Encodes one batch (its trace lines go to `traced` first).
-        public mutating func take(_ batch: Batch, traced: (String) -> Void, write: (inout [UInt8]) -> Void) {
+            precondition(session.hasReader, "a replay's lines are its reader's: make the session with `reader: options.reader`")
             if options.trace {
-                for line in batch.trace { traced(line) }
-                for bug in batch.bugs { traced(bug.traceLine) }
+                for line in session.batch.trace { traced(line) }
+                for bug in session.batch.bugs { traced(bug.traceLine) }
             }
-            for o in batch.outputs {
-                switch o {
-                case .touch where !options.touches: continue
-                case .gesture(let g) where g.state == .failed && !options.failed: continue
-                case .touch, .gesture, .kiosk: break
-                }
-                seq += 1
-                LineEncoder.output(o, seq: seq, format: options.format, into: &bytes)
+            if let (encoded, lines) = session.readerLines {
+                for line in lines { bytes += encoded[line.range] }
             }
             if options.forwarded {
-                for f in batch.forwarded {
-                    seq += 1
+                for f in session.batch.forwarded {
+                    let seq = session.numberExtraLine()
                     LineEncoder.forwarded(f, device: names[f.device.value], seq: seq, format: options.format, into: &bytes)
                 }
             }

@@ -29,9 +29,11 @@ extension Replay {
         /// its rule, its screen, `ignore`), except that its kind is never a reason to leave it
         /// out (a recording is a device its user chose); a screen without a size takes its first
         /// device's, as in the daemon. `touches` makes touch outputs, `trace` every arbiter
-        /// transition's trace line.
+        /// transition's trace line. `reader`, when given, is the replay's reader as one client of
+        /// the pipeline's `Subscribers`: each step's lines for it are then numbered and encoded
+        /// in `batch.delivery` as the daemon's are for a client (`Lines` prints them).
         public init(devices: [DeviceDescription], configuration: Configuration, touches: Bool,
-                    trace: Bool = false) throws(ReplayError) {
+                    trace: Bool = false, reader: ClientSubscription? = nil) throws(ReplayError) {
             var admitted: [DeviceAdmission.Admitted?] = []
             var notices: [String] = [], refusals: [String?] = []
             for device in devices {
@@ -57,6 +59,7 @@ extension Replay {
             }
             pipeline.reportsTouches = touches
             pipeline.tracesTransitions = trace
+            if let reader { pipeline.subscribers.set(reader, of: Self.reader) }
             var ids: [GesturePipeline.DeviceID?] = []
             // A device added before any event decides nothing (no line: a recording's devices are
             // there from its start, and nothing is locked or off yet).
@@ -72,6 +75,21 @@ extension Replay {
             passThroughRefusals = refusals
             batch = Batch(for: pipeline)
         }
+
+        /// The reader's key among the pipeline's subscribers.
+        static let reader = ClientKey(0)
+
+        /// Whether the session has a reader (`init(reader:)`), whose lines `readerLines` are.
+        public var hasReader: Bool { pipeline.subscribers.count > 0 }
+
+        /// The reader's lines of the last step, numbered and encoded; nil when it has none.
+        public var readerLines: (bytes: [UInt8], lines: ArraySlice<Delivery.Line>)? {
+            guard let part = batch.delivery.parts.first(where: { $0.members.contains(Self.reader) }) else { return nil }
+            return (part.bytes, part.published)
+        }
+
+        /// Numbers one line printed among the reader's that is no client's (`forward` lines).
+        public mutating func numberExtraLine() -> UInt64 { pipeline.subscribers.numberExtraLine() }
 
         /// Feeds one event of recording `k`.
         public mutating func handle(_ event: RawEvent, of k: Int) {
@@ -146,8 +164,9 @@ extension Replay {
             while let k = Self.earliestFrame(of: streams) {
                 guard let end = streams[k].frameEnd else { break }   // earliestFrame has one
                 let frame = streams[k].events[streams[k].start..<end]
-                // A frame is one step, as one read of it is in the daemon (a step per event cost
-                // a sixth of the replay); the deadlines due by its end fire before it.
+                // A frame is one step, as one read of it is in the daemon (and a step has a fixed
+                // cost that is paid once per frame, not per event); the deadlines due by its end
+                // fire before it.
                 if let last = frame.last, last.isFrameEnd { fireDeadlines(through: last.time, each) }
                 handle(frame, of: k)
                 deliver(each)
@@ -200,8 +219,9 @@ extension Replay {
         mutating func fill<Failure: Error>(_ next: () throws(Failure) -> [RawEvent]?) throws(Failure) {
             scanned = max(scanned, start)
             while true {
-                // Through a pointer, with a local index: indexing the array and writing `scanned`
-                // at every event cost about 13 instructions an event.
+                // Through a pointer, with a local index: this scan runs for every event, and
+                // indexing the array and writing `scanned` at each would check bounds and
+                // uniqueness every time (docs/PERFORMANCE.md, "Why the hot paths look as they do").
                 let end = events.withUnsafeBufferPointer { [scanned] events -> Int? in
                     var i = scanned
                     while i < events.count {
@@ -230,8 +250,7 @@ extension Replay {
                     start = 0; scanned = 0
                 } else if held == nil, let end = piece.firstIndex(where: \.isFrameEnd) {
                     // A frame cut between two pieces: only it is joined, and the piece is held as
-                    // it is (appending the whole piece to the unplayed events copied it, a
-                    // thousand instructions a frame of the ten-finger replay).
+                    // it is, so a piece's events are never copied to join one frame.
                     events = Array(events[start...]) + piece[...end]
                     held = (piece, end + 1)
                     start = 0; scanned = 0

@@ -72,9 +72,8 @@ public struct Subscribers: Sendable {
             publish(batch.outputs[index], into: &batch.delivery)
             while next < batch.actions.count, batch.actions[next].output == index {
                 batch.actions[next].seq = seq
-                if case .kiosk = batch.outputs[index] {
-                    let line = LineEncoder.output(batch.outputs[index], seq: seq, format: .text)
-                    batch.actions[next].variables = (KioskEnvironment.variables(ofTextLine: line) ?? [])
+                if case .kiosk(let event) = batch.outputs[index] {
+                    batch.actions[next].variables = KioskEnvironment.variables(of: event, seq: seq)
                         .map { ActionVariable(name: $0.name, value: $0.value) }
                 }
                 next += 1
@@ -132,5 +131,25 @@ public struct Subscribers: Sendable {
                 if format == .text { text = (g, range) } else { json = (g, range) }
             }
         }
+    }
+}
+
+extension Subscribers {
+    /// Numbers and encodes `outputs`, then `deviceLines`, for the registered clients exactly as a
+    /// step does, for lines delivered outside a pipeline step (the fuzzing's client panel, the
+    /// benchmark, tests). `seq` is then the last line's number, as after a step.
+    public mutating func delivery(of outputs: [GesturePipeline.Output], deviceLines: [DeviceLine] = []) -> Delivery {
+        var batch = Batch()
+        batch.outputs = outputs
+        batch.deviceLines = deviceLines
+        deliver(into: &batch)
+        return batch.delivery
+    }
+
+    /// Numbers one line that is no client's but is printed among theirs (replay's `forward`
+    /// lines), so that the lines after it are numbered past it.
+    public mutating func numberExtraLine() -> UInt64 {
+        seq += 1
+        return seq
     }
 }

@@ -34,7 +34,7 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable, ContinuousGesture {
 
     mutating func handle(_ updates: ArraySlice<TouchUpdate>, now: Instant) -> Proposal {
         var moved = false
-        if !lifted.isEmpty { lifted.removeAll(keepingCapacity: true) }   // the call costs ~90 on an empty array
+        if !lifted.isEmpty { lifted.removeAll(keepingCapacity: true) }   // the call is not free even when empty
         if case .running = phase, TouchGroup.allMoves(updates) {
             // A steady frame: the moves in one pass, the measure following each move of the
             // pair in order (what `run` does with them).
@@ -129,8 +129,8 @@ struct TwoTouchGesture<Measure: PairMeasure>: Sendable, ContinuousGesture {
         measure.replaced(before, with: after)
     }
 
-    /// `mutating` though it changes nothing: called from `handle`, a non-mutating method was
-    /// given a copy of the whole gesture (a retain and a release of each of its arrays) on
+    /// `mutating` though it changes nothing: called from `handle`, a non-mutating method would
+    /// be given a copy of the whole gesture (a retain and a release of each of its arrays) on
     /// every `changed`.
     private mutating func sample(_ pair: TouchPair) -> GestureSample {
         GestureSample(touches: touches.count, location: touches.centroid,

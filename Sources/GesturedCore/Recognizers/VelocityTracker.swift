@@ -42,7 +42,7 @@ struct VelocityTracker: Sendable {
     mutating func removeAll() { count = 0 }
 
     /// The velocity per second of each component, at the newest sample. A `mutating get`
-    /// though it changes nothing: read from a non-mutating context, the ring (480 bytes) was
+    /// though it changes nothing: read from a non-mutating context, the inline ring would be
     /// copied to a temporary for every read.
     var velocity: (x: Double, y: Double) {
         mutating get {

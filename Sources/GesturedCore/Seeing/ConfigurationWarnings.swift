@@ -24,7 +24,7 @@ extension Configuration {
 
     /// The warnings of one screen's view tree; `prefix` is the key path of its `views`.
     private func warnings(views: [ViewSpec], screen: Size?, prefix: String) -> [ConfigurationWarning] {
-        let tree = ViewTree(views: views, screen: screen ?? DeviceGeometry.fallbackScreen)
+        let tree = ViewTree(views: views, screen: ScreenSizing.size(configured: screen))
         // ViewTree numbers views in the file's order (depth first), so key paths line up.
         var viewPaths: [String] = []
         func walk(_ specs: [ViewSpec], _ prefix: String) {

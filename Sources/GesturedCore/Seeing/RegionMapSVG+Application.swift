@@ -1,4 +1,4 @@
-/// What `gestured draw` shows beside the views (issue 37): where the application behind the
+/// What `gestured draw` shows beside the views: where the application behind the
 /// daemon gets no touch or gets it late, with a legend, and the canvas around the screen that
 /// keeps views off the screen and every label in the picture.
 extension RegionMapSVG {

@@ -15,8 +15,8 @@ extension ViewTree {
     /// Why `view` can never be hit, or nil when some point reaches it (or it is hidden,
     /// disabled or transparent on purpose).
     ///
-    /// Cost independent of the number of siblings (check-config asks it of every view: scanning
-    /// every sibling in front made 20,000 small views take 10 s): the siblings asked are those
+    /// Cost independent of the number of siblings (check-config asks it of every view, so
+    /// scanning every sibling in front would be quadratic in the views): the siblings asked are those
     /// in front of it, nearest first, that can be hit at its centre (the parent's `ChildGrid`
     /// cell, when it has one), and at most `maximumCoverChecks` of them; a view covered only by
     /// a sibling further away than that is not reported.

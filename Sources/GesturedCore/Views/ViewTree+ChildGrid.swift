@@ -9,7 +9,7 @@ extension ViewTree {
     ///
     /// Its size is bounded by `entryBudget` per child: children whose boxes cover most of the
     /// grid (views without frames are as large as their parent) would each be listed in every
-    /// cell, children × cells entries (5,000 frameless views took 646 MB to load). Such a view
+    /// cell, children × cells entries (memory quadratic in the views, docs/RELIABILITY.md). Such a view
     /// gets no grid; its children are asked in turn, which costs no more, since every one of them
     /// can be hit almost everywhere.
     struct ChildGrid: Sendable {

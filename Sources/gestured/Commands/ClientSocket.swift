@@ -24,7 +24,7 @@ struct ClientSocket {
     private static func exists(_ path: String) -> Bool {
         var status = stat()
         do { _ = try GesturedIO.syscall("lstat", path: path, onInterrupt: .retry) { lstat(path, &status) } } catch {
-            return error.errno == Errno(rawValue: EACCES)
+            return error.errno == .accessDenied
         }
         return true
     }

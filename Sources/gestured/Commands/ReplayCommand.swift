@@ -21,7 +21,7 @@ enum ReplayCommand {
         var session: Replay.Session
         do {
             session = try Replay.Session(devices: streams.map(\.device), configuration: configuration,
-                                         touches: options.touches, trace: options.trace)
+                                         touches: options.touches, trace: options.trace, reader: options.reader)
         } catch {
             throw CommandFailure(ExitStatus.failure, "\(paths.joined(separator: ", ")): \(error)")
         }

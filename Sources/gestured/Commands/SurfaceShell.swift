@@ -39,7 +39,7 @@ enum SurfaceShell {
     static func isExecutable(_ path: String) -> Bool {
         var status = stat()
         guard (try? GesturedIO.syscall("stat", path: path, onInterrupt: .retry, { stat(path, &status) })) != nil else { return false }
-        return status.st_mode & S_IFMT == S_IFREG && access(path, X_OK) == 0
+        return status.st_mode & S_IFMT == S_IFREG && isAccessible(path, X_OK)
     }
 
     /// Starts `launch` with `arguments` after its executable.

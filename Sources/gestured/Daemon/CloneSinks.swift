@@ -53,9 +53,9 @@ final class CloneSinks {
             Log.info("\(label): passThrough: created \"\(clone.name)\" (\(clone.devnode ?? "node unknown")); "
                      + "the application should use it as its touchscreen")
             return clone
-        } catch where error.errno.rawValue == ENOENT {
+        } catch where error.isNoSuchFile {
             return fallBack("cannot open /dev/uinput: it does not exist (load the uinput module: modprobe uinput)")
-        } catch where error.errno.rawValue == EACCES || error.errno.rawValue == EPERM {
+        } catch where error.isPermissionDenied {
             return fallBack("cannot open /dev/uinput: permission denied (the service is granted it only if its configuration had "
                             + "passThrough at the last daemon-reload: run `systemctl daemon-reload && systemctl restart gestured`)")
         } catch {

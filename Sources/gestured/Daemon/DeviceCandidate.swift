@@ -54,7 +54,7 @@ struct DeviceCandidate {
         do {
             try evdev.grab(true)
             Log.info("\(info.sysname): grabbed (EVIOCGRAB): no other program sees its events while gestured runs")
-        } catch where error.errno.rawValue == EBUSY {
+        } catch where error.isBusy {
             Log.error("\(info.sysname) (\(info.name)): cannot grab: another program holds it exclusively (EVIOCGRAB: EBUSY); "
                       + "gestured receives none of its events until that program lets go")
         } catch {

@@ -1,13 +1,13 @@
 import GesturedCore
 
 /// Clients as the daemon's client hub serves them, without sockets: each has a subscription
-/// (format, touches, failed, filter) and receives what `LinePublisher` sends it. Checks, per
+/// (format, touches, failed, filter) and receives what the core's `Subscribers` delivers to it. Checks, per
 /// line received: it parses in the client's format, its `seq` is above the client's last one,
 /// and the client was meant to get it: its subscription, evaluated again here from the line's
 /// own fields with `ReferenceGlob`, wants exactly the lines it received.
 public struct ClientPanel {
     public var subscriptions: [ClientSubscription]
-    private var publisher = LinePublisher()
+    private var subscribers = Subscribers()
     private var lastSeq: [UInt64]
     /// Lines each client received.
     public private(set) var received: [Int]
@@ -21,20 +21,16 @@ public struct ClientPanel {
     }
 
     /// The seq of the last line sent to anyone.
-    public var seq: UInt64 { publisher.seq }
+    public var seq: UInt64 { subscribers.seq }
 
     /// Publishes one output to every client and checks what each got: exactly the clients
     /// whose subscription wants it (judged again here from the output's fields), each with a
     /// `seq` above its last. With `lines`, also the lines themselves: the output's two encodings
     /// checked (`LineCheck`), and each client's line that encoding byte for byte.
     public mutating func publish(_ output: GesturePipeline.Output, lines: Bool = true) throws(Violation) {
-        var delivered: [(Int, [UInt8])] = []
-        let subscriptions = self.subscriptions
-        publisher.publish(output, to: subscriptions.indices, subscription: { subscriptions[$0] }) { client, line in
-            delivered.append((client, line))
-        }
+        let delivered = deliver([output], deviceLines: [])
         let fields = Self.fields(of: output)
-        if lines { _ = try LineCheck.check(output, seq: publisher.seq, text: &text, json: &json) }
+        if lines { _ = try LineCheck.check(output, seq: subscribers.seq, text: &text, json: &json) }
         for client in subscriptions.indices {
             let got = delivered.first { $0.0 == client }?.1
             let wanted = Self.wants(subscriptions[client], fields)
@@ -45,8 +41,8 @@ public struct ClientPanel {
                 let expected = subscriptions[client].format == .json ? json : text
                 try require(got == expected, "client \(client) got \(show(got)) where the output encodes as \(show(expected))")
             }
-            try require(publisher.seq > lastSeq[client], "seq \(publisher.seq) after \(lastSeq[client]) for client \(client): \(show(got))")
-            lastSeq[client] = publisher.seq
+            try require(subscribers.seq > lastSeq[client], "seq \(subscribers.seq) after \(lastSeq[client]) for client \(client): \(show(got))")
+            lastSeq[client] = subscribers.seq
             received[client] += 1
         }
     }
@@ -66,11 +62,7 @@ public struct ClientPanel {
 
     /// Sends a line every client gets (a `device` line), as the hub broadcasts it.
     public mutating func broadcast(added: Bool, sysname: String, name: String) throws(Violation) {
-        var delivered: [(Int, [UInt8])] = []
-        let subscriptions = self.subscriptions
-        publisher.broadcast(to: subscriptions.indices, format: { subscriptions[$0].format },
-                            line: { seq, format in LineEncoder.device(added: added, sysname: sysname, name: name, seq: seq, format: format) },
-                            send: { delivered.append(($0, $1)) })
+        let delivered = deliver([], deviceLines: [DeviceLine(added: added, sysname: sysname, name: name)])
         try require(delivered.count == subscriptions.count, "a device line reached \(delivered.count) of \(subscriptions.count) clients")
         for (client, bytes) in delivered {
             let line = try ProtocolLine.parse(bytes, json: subscriptions[client].format == .json)
@@ -79,6 +71,19 @@ public struct ClientPanel {
             try require(seq > lastSeq[client], "seq \(seq) after \(lastSeq[client]) for client \(client): \(show(bytes))")
             lastSeq[client] = seq
         }
+    }
+
+    /// Registers the clients' subscriptions as they are now (clients are numbered by index) and
+    /// delivers the lines: each client's line, in client order.
+    private mutating func deliver(_ outputs: [GesturePipeline.Output], deviceLines: [DeviceLine]) -> [(Int, [UInt8])] {
+        for client in subscriptions.indices { subscribers.set(subscriptions[client], of: ClientKey(UInt64(client))) }
+        var delivered: [(Int, [UInt8])] = []
+        for part in subscribers.delivery(of: outputs, deviceLines: deviceLines).parts {
+            for member in part.members {
+                for line in part.published { delivered.append((Int(member.value), Array(part.bytes[line.range]))) }
+            }
+        }
+        return delivered.sorted { $0.0 < $1.0 }
     }
 
     /// Whether `subscription` wants the line, judged from the line's fields (docs/PROTOCOL.md,

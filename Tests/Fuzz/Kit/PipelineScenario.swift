@@ -1,4 +1,5 @@
 import GesturedCore
+import GesturedSynthetic
 
 /// What the pipeline target makes of an input: devices, a configuration (as the JSON5 text a
 /// user could write, so only configurations the loader accepts are tried), and one recording
@@ -112,8 +113,7 @@ public struct PipelineScenario {
     static func lift(slots: Int, at time: Instant) -> [RawEvent] {
         var lift = [RawEvent(time: time, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0)]
         for slot in 0..<min(max(slots, 0), 256) {
-            lift.append(RawEvent(time: time, type: EventCode.EV_ABS, code: EventCode.ABS_MT_SLOT, value: Int32(slot)))
-            lift.append(RawEvent(time: time, type: EventCode.EV_ABS, code: EventCode.ABS_MT_TRACKING_ID, value: -1))
+            lift += PanelScript.events(.up(slot: Int32(slot))).map { RawEvent(time: time, type: $0.type, code: $0.code, value: $0.value) }
         }
         lift.append(RawEvent(time: time, type: EventCode.EV_KEY, code: EventCode.BTN_TOUCH, value: 0))
         lift.append(RawEvent(time: time, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0))

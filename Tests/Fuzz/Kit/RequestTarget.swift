@@ -1,8 +1,9 @@
 import GesturedConfig
 import GesturedCore
+import GesturedSynthetic
 
 /// The `requests` fuzz target: what clients send on the socket, through the daemon's decision
-/// parts (`RequestFramer`, `ClientRequest`, `ControlDesk`, `LinePublisher`) while a scripted
+/// parts (`RequestFramer`, `ClientRequest`, `ControlDesk`, `Subscribers`) while a scripted
 /// stream of touches runs through a pipeline with views, layouts and two devices.
 ///
 /// Input: records `[c, n, n bytes]`: the bytes go to client `c % 3` (client 2 may not control),
@@ -204,19 +205,19 @@ struct TouchScript {
         defer { frame += 1; now = now + Interval(microseconds: 10_000) }
         let t = frame % Self.cycle
         var events: [(Int, UInt16, Int32)] = []
+        func add(_ contact: PanelScript.Contact, device: Int = 0) {
+            events += PanelScript.events(contact).map { (device, $0.code, $0.value) }
+        }
         func down(_ slot: Int32, _ x: Double, _ y: Double, device: Int = 0) {
             let (ux, uy) = Self.units(x, y)
-            events += [(device, EventCode.ABS_MT_SLOT, slot), (device, EventCode.ABS_MT_TRACKING_ID, nextID),
-                       (device, EventCode.ABS_MT_POSITION_X, ux), (device, EventCode.ABS_MT_POSITION_Y, uy)]
+            add(.down(slot: slot, id: nextID, x: ux, y: uy), device: device)
             nextID += 1
         }
         func move(_ slot: Int32, _ x: Double, _ y: Double) {
             let (ux, uy) = Self.units(x, y)
-            events += [(0, EventCode.ABS_MT_SLOT, slot), (0, EventCode.ABS_MT_POSITION_X, ux), (0, EventCode.ABS_MT_POSITION_Y, uy)]
+            add(.move(slot: slot, x: ux, y: uy))
         }
-        func up(_ slot: Int32, device: Int = 0) {
-            events += [(device, EventCode.ABS_MT_SLOT, slot), (device, EventCode.ABS_MT_TRACKING_ID, -1)]
-        }
+        func up(_ slot: Int32, device: Int = 0) { add(.up(slot: slot), device: device) }
         switch t {
         case 0: down(0, 640, 750)
         case 5: up(0)

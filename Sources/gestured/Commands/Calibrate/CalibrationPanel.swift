@@ -51,7 +51,7 @@ final class CalibrationPanel {
         let (x, y) = candidate.description.positionAxes!
         axes = (x, y)
         decoder = try! EvdevFrameDecoder(device: candidate.description)
-        do { try candidate.evdev.grab(true) } catch where error.errno.rawValue == EBUSY {
+        do { try candidate.evdev.grab(true) } catch where error.isBusy {
             candidate.evdev.close()
             throw CommandFailure(ExitStatus.failure, lines: [
                 "\(label): another program holds it exclusively (EVIOCGRAB: EBUSY): gestured's passThrough or grab, "

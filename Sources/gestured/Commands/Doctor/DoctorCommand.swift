@@ -41,7 +41,7 @@ enum DoctorCommand {
     static func gather(configuration: Configuration, socketPath: String, warnings: [String]) -> DoctorFacts {
         var facts = DoctorFacts(socket: SocketProbe.probe(socketPath), caller: SocketProbe.caller(),
                                 needsUinput: UinputGrantCommand.needsUinput(configuration),
-                                uinputPresent: access("/dev/uinput", F_OK) == 0, configWarnings: warnings)
+                                uinputPresent: isAccessible("/dev/uinput", F_OK), configWarnings: warnings)
         let infos: [InputDeviceInfo]
         do { infos = try UdevEnumerator.inputDevices() } catch {
             facts.udevError = "\(error)"

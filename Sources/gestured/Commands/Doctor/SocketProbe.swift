@@ -26,18 +26,16 @@ enum SocketProbe {
             socket.reach = .failed("socket: \(error.errno)")
             return socket
         }
-        defer { Glibc.close(fd) }
+        defer { try? FileDescriptor(rawValue: fd).close() }
         do {
             _ = try withUnixSocketAddress(path, for: "connect") { (address, length) throws(SystemError) in
                 try GesturedIO.syscall("connect", path: path, onInterrupt: .retry) { Glibc.connect(fd, address, length) }
             }
         } catch {
-            switch error.errno.rawValue {
-            case ENOENT: socket.reach = .missing
-            case ECONNREFUSED: socket.reach = .refused
-            case EACCES, EPERM: socket.reach = .denied
-            default: socket.reach = .failed("connect: \(error.errno)")
-            }
+            socket.reach = if error.isNoSuchFile { .missing }
+                else if error.errno == .connectionRefused { .refused }
+                else if error.isPermissionDenied { .denied }
+                else { .failed("connect: \(error.errno)") }
         }
         return socket
     }

@@ -22,7 +22,7 @@ extension DaemonBenchmarks {
         log("  replay ten fingers: \(Format.number(figure.median)) frames/s")
         var result = [figure]
         // Peak RSS and lines per frame, in one more run.
-        guard access("/usr/bin/time", X_OK) == 0 else {
+        guard isAccessible("/usr/bin/time", X_OK) else {
             log("  replay ten fingers: /usr/bin/time is absent (Debian package time), no peak RSS figure")
             return result
         }

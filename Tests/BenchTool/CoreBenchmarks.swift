@@ -1,6 +1,7 @@
 import CBenchSupport
 import GesturedBenchKit
 import GesturedCore
+import GesturedSynthetic
 import GesturedTestSupport
 import Glibc
 

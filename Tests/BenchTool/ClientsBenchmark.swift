@@ -6,7 +6,7 @@ import GesturedIO
 import GesturedTestSupport
 import Glibc
 
-/// What one more client costs (issue 34: 8 clients under 2× one client, in instructions): a
+/// What one more client costs (the target: 8 clients under 2× one client, in instructions): a
 /// step of the pipeline with N clients of the default subscription registered (the core numbers
 /// and encodes each line once per distinct subscription, `Batch.delivery`), plus the shell's
 /// part without sockets: each part's lines queued into each member's `ClientOutputQueue` with
@@ -25,23 +25,14 @@ enum ClientsBenchmark {
         var batch: Batch
         var queues: [ClientOutputQueue]
         var lines = 0
-        /// The shell's part as it was before `Batch.delivery` (main at 209afd2): the clients are
-        /// not registered in the core; each output goes through `LinePublisher` over every
-        /// client (a subscription lookup and `wants` per client, numbering, encoding once per
-        /// format) to each client's queue.
-        let perClient: Bool
-        var publisher = LinePublisher()
-        let subscriptions: [ClientSubscription]
 
-        init(_ scenario: Scenario, clients: Int, perClient: Bool = false) throws {
+        init(_ scenario: Scenario, clients: Int) throws {
             let configuration = scenario.configuration(defaultGestures: ConfigLoader.defaultConfiguration().views.flatMap(\.gestures))
             pipeline = try GesturePipeline(configuration: configuration, screen: Scenario.screen)
             pipeline.reportsTouches = false   // no default client wants touch lines
             var added = Batch()   // a device added before any event decides nothing
             device = try pipeline.addDevice(Scenario.device, into: &added)
-            self.perClient = perClient
-            subscriptions = Array(repeating: ClientSubscription(), count: clients)
-            if !perClient { for k in 0..<clients { pipeline.subscribers.connect(ClientKey(UInt64(k))) } }
+            for k in 0..<clients { pipeline.subscribers.connect(ClientKey(UInt64(k))) }
             batch = Batch(for: pipeline)
             queues = Array(repeating: ClientOutputQueue(softLimit: 1 << 16, hardLimit: 1 << 20), count: clients)
         }
@@ -49,13 +40,6 @@ enum ClientsBenchmark {
         @inline(never)
         mutating func run(_ events: ArraySlice<RawEvent>) {
             pipeline.handle(events, from: device, into: &batch)
-            if perClient {
-                for item in batch.outputs {
-                    let merge = LineMerge(item)
-                    publisher.publish(item, to: subscriptions.indices, subscription: { subscriptions[$0] },
-                                      send: { k, line in _ = queues[k].enqueue(line, merge: merge); lines += 1 })
-                }
-            }
             for part in batch.delivery.parts {
                 for key in part.members {   // as ClientHub.deliver: trace lines, then the rest
                     _ = queues[Int(key.value)].enqueue(part.traced, of: part.bytes)
@@ -72,9 +56,9 @@ enum ClientsBenchmark {
     }
 
     /// The callgrind child: one warm-up pass, then the measured pass between client requests.
-    static func child(clients: Int, perClient: Bool, _ scenario: Scenario) throws {
+    static func child(clients: Int, _ scenario: Scenario) throws {
         let stream = FrameStream.generate(scenario.gesture, frames: 1_200)
-        var runner = try Runner(scenario, clients: clients, perClient: perClient)
+        var runner = try Runner(scenario, clients: clients)
         runner.run(stream)
         bench_callgrind_start()
         runner.run(stream)
@@ -83,7 +67,7 @@ enum ClientsBenchmark {
     }
 
     /// Instructions per frame with `clients` clients, measured by valgrind on the child.
-    static func measure(clients: Int, perClient: Bool = false, _ scenario: Scenario) -> Double? {
+    static func measure(clients: Int, _ scenario: Scenario) -> Double? {
         guard let valgrind = TestEnvironment.which("valgrind") else { print("valgrind not installed"); return nil }
         let directory = "/tmp/gestured-bench-clients-\(getpid())"
         mkdir(directory, 0o755)
@@ -92,8 +76,7 @@ enum ClientsBenchmark {
         do {
             let run = try Subprocess.run(valgrind, ["--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=" + out,
                                                     selfPath(), "callgrind-clients", String(clients), scenario.gesture.rawValue,
-                                                    String(scenario.views), scenario.recognizers.rawValue]
-                                                    + (perClient ? ["per-client"] : []),
+                                                    String(scenario.views), scenario.recognizers.rawValue],
                                          in: directory, deadline: deadline(milliseconds: 180_000))
             let frames = run.stdout.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
             let totals = try readTextFile(path: out).split(separator: "\n").last { $0.hasPrefix("totals:") }
@@ -114,8 +97,8 @@ enum ClientsBenchmark {
         let stream = FrameStream.generate(scenario.gesture, frames: 1_200)
         /// Allocations of a second pass: in all its frames, and in its steady frames only (what
         /// alloc-check holds at 0).
-        func countAllocations(clients: Int, perClient: Bool) throws -> (all: UInt64, steady: UInt64) {
-            var runner = try Runner(scenario, clients: clients, perClient: perClient)
+        func countAllocations(clients: Int) throws -> (all: UInt64, steady: UInt64) {
+            var runner = try Runner(scenario, clients: clients)
             runner.run(stream)
             var all: UInt64 = 0, steady: UInt64 = 0
             for frame in stream.frames {
@@ -127,15 +110,10 @@ enum ClientsBenchmark {
             }
             return (all, steady)
         }
-        let allocations = try countAllocations(clients: clients, perClient: false)
-        let oldAllocations = try countAllocations(clients: clients, perClient: true)
+        let allocations = try countAllocations(clients: clients)
         guard let one = measure(clients: 1, scenario), let many = measure(clients: clients, scenario) else { return }
         print("clients \(scenario): 1 client \(Format.number(one)) instructions/frame, \(clients) clients "
               + "\(Format.number(many)) (\(Format.number(many / one))×); allocations over a second pass of "
               + "\(stream.frames.count) frames with \(clients) clients: \(allocations.all), in its steady frames \(allocations.steady)")
-        guard let oldOne = measure(clients: 1, perClient: true, scenario),
-              let oldMany = measure(clients: clients, perClient: true, scenario) else { return }
-        print("  per client as before (LinePublisher over every client): 1 client \(Format.number(oldOne)), \(clients) clients "
-              + "\(Format.number(oldMany)) (\(Format.number(oldMany / oldOne))×); allocations \(oldAllocations.all), steady \(oldAllocations.steady)")
     }
 }

@@ -1,5 +1,6 @@
 import GesturedBenchKit
 import GesturedCore
+import GesturedSynthetic
 import GesturedTestSupport
 import Glibc
 

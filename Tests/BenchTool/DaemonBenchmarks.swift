@@ -10,7 +10,7 @@ enum DaemonBenchmarks {
     static func run(options: BenchOptions, log: (String) -> Void) -> [Figure] {
         let bin = options.binDirectory ?? directory(of: selfPath())
         let gestured = bin + "/gestured"
-        guard access(gestured, X_OK) == 0 else {
+        guard isAccessible(gestured, X_OK) else {
             log("  no gestured next to the benchmark (\(gestured)); skipping the daemon figures")
             return []
         }

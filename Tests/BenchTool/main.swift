@@ -1,5 +1,6 @@
 import GesturedBenchKit
 import GesturedCore
+import GesturedIO
 import Glibc
 
 /// `gestured-bench`: the performance figures of docs/PERFORMANCE.md, as a table on stdout and a
@@ -30,13 +31,12 @@ func scenarioArgument(_ arguments: [String], of command: String) -> Scenario {
 }
 
 if arguments.first == "callgrind-clients" || arguments.first == "clients", arguments.count >= 2, let n = Int(arguments[1]), n > 0 {
-    let perClient = arguments.last == "per-client"
     let rest = Array(arguments.dropFirst().prefix(4))
     let scenario = rest.count == 4 ? scenarioArgument(rest, of: arguments[0]) : ClientsBenchmark.defaultScenario
     if arguments[0] == "clients" {
         try ClientsBenchmark.report(clients: n, scenario)
     } else {
-        try ClientsBenchmark.child(clients: n, perClient: perClient, scenario)
+        try ClientsBenchmark.child(clients: n, scenario)
     }
     exit(0)
 }
@@ -155,7 +155,7 @@ if !options.daemonOnly {
 if !options.coreOnly {
     report.daemon = DaemonBenchmarks.run(options: options, log: log)
     let gestured = (options.binDirectory ?? DaemonBenchmarks.directory(of: selfPath())) + "/gestured"
-    if access(gestured, X_OK) == 0 {
+    if isAccessible(gestured, X_OK) {
         log("callgrind (instructions per frame, gestured replay of the ten-finger recording)")
         report.callgrindReplay = Callgrind.replay(gestured, log: log)
     }
