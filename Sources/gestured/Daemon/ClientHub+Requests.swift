@@ -9,7 +9,7 @@ import Glibc
 /// wakeup, round-robin, a budget over time past which the client is disconnected).
 extension ClientHub {
     /// Connections accepted per wakeup: a connect/close loop cannot hold the loop in `accept`
-    /// (28,810 in one wakeup in the security review).
+    /// (docs/RELIABILITY.md, "Hostile clients and configurations", has what one did without the bound).
     static let acceptsPerWakeup = 32
 
     /// A client's request lines for this wakeup, with who sent them and what it had subscribed
@@ -30,9 +30,8 @@ extension ClientHub {
         for _ in 0..<Self.acceptsPerWakeup {
             let event: ServerEvent?
             do { event = try server.accept() } catch {
-                switch error.errno.rawValue {
-                case EMFILE, ENFILE, ENOBUFS, ENOMEM: pauseAccepting(error, now: clock.now())
-                default: Log.limited(.warning, key: "accept", "accept failed: \(error)")
+                if error.isResourceShortage { pauseAccepting(error, now: clock.now()) } else {
+                    Log.limited(.warning, key: "accept", "accept failed: \(error)")
                 }
                 return
             }

@@ -176,7 +176,7 @@ final class ClientHub {
         server.flushAll { id, event, blocked in
             wrote = true
             // Only a client whose socket just filled needs `.writable` now (flushAll writes to
-            // none that was blocked): the look-ups of `updateInterest` cost ~1,500 instructions.
+            // none that was blocked): `updateInterest`'s look-ups are not free (docs/PERFORMANCE.md).
             if let event { report(event) } else if blocked { updateInterest(id) }
         }
         if wrote, stalls?.nextCheck == nil { stalls?.wrote(now: clock.now()) }

@@ -22,7 +22,7 @@ final class LivePipeline {
 
     // Read through these, not through `pipeline`: a struct read out of a class property is
     // copied whole for the call of its getter (every array and table retained, then released),
-    // about 1,300 instructions each, and two are read a frame. Passed `inout`, it is not.
+    // and two are read a frame (docs/PERFORMANCE.md). Passed `inout`, it is not.
 
     /// When the timer must wake the pipeline next.
     var nextDeadline: Instant? { Self.reading(&pipeline) { $0.nextDeadline } }
