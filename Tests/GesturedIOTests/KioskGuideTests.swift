@@ -70,6 +70,22 @@ import Testing
         }
     }
 
+    /// A block the tests do not run says so on its first line, with the reason: a comment-led
+    /// block escapes `everyCommandIsOneTheSystemdGuestRuns`, so it must be one of the files the
+    /// guide shows (the autostart, a script) or begin `# not run by the tests`.
+    @Test func everyBlockNotRunSaysWhy() throws {
+        let file = try readTextFile(path: Self.root + "/docs/kiosk/labwc-autostart")
+        var unexplained: [String] = []
+        for block in Self.shellBlocks(try Self.guide()) {
+            guard let first = block.first, first.hasPrefix("#") else { continue }
+            if first.hasPrefix("# not run by the tests") || first.hasPrefix("#!") || block.joined(separator: "\n") + "\n" == file {
+                continue
+            }
+            unexplained.append(first)
+        }
+        #expect(unexplained == [], "blocks the tests skip without saying why")
+    }
+
     /// The block parser on a made-up section, so a guide with no block cannot pass.
     @Test func theBlocksAreFound() {
         let text = "a\n   ```sh\n   x y\n\n   z\n   ```\n```js\nw\n```\n```sh\nv\n```\n"
