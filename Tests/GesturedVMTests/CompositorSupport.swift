@@ -43,6 +43,10 @@ final class CompositorSession {
     private let fifo: FileDescriptor
     private var parser: ApplicationParser
     private var pending = ""
+    /// Touches read while waiting for pointer or keyboard events (`inputs`), for `events`.
+    private var backlog: [AppTouch] = []
+    /// The application's last lines about its seat, pointer and keyboard, for a failure's message.
+    private(set) var seatLines: [String] = []
 
     init(_ kind: Kind, in directory: TestEnvironment.TemporaryDirectory) throws {
         self.kind = kind
@@ -65,20 +69,43 @@ final class CompositorSession {
         _ = try process.wait(deadline: deadline(milliseconds: 20_000))
     }
 
+    /// The application's pointer and keyboard events from where the last call stopped until
+    /// `done` holds for them (its touches meanwhile are kept for `events`), and whether it did.
+    func inputs(within milliseconds: Int64 = 15_000, until done: ([AppInput]) -> Bool) throws -> (inputs: [AppInput], done: Bool) {
+        var inputs: [AppInput] = []
+        let (touches, finished) = try events(within: milliseconds) { _ in
+            inputs += parser.takeInputs()
+            return done(inputs)
+        }
+        inputs += parser.takeInputs()
+        backlog += touches
+        return (inputs, finished || done(inputs))
+    }
+
     /// The application's touch events from where the last call stopped until `done` holds for
     /// them, and whether it did (false: `milliseconds` passed first, or the application's output
     /// ended; what was read is returned all the same and not read again).
     func events(within milliseconds: Int64 = 15_000, until done: ([AppTouch]) -> Bool) throws -> (events: [AppTouch], done: Bool) {
         let limit = deadline(milliseconds: milliseconds)
-        var events: [AppTouch] = []
+        var events = backlog
+        backlog = []
+        if !events.isEmpty && done(events) { return (events, true) }
         while true {
             while let newline = pending.firstIndex(of: "\n") {
                 let line = String(pending[..<newline])
                 pending = String(pending[pending.index(after: newline)...])
+                if line.contains("wl_seat") || line.contains("wl_pointer") || line.contains("wl_keyboard") || line.contains("Button")
+                    || line.contains("Key") {
+                    seatLines.append(line)
+                    if seatLines.count > 60 { seatLines.removeFirst() }
+                }
+                let before = parser.inputs.count
                 if var event = parser.feed(line) {
                     event.receivedAt = MonotonicClock.now()
                     events.append(event)
                     if done(events) { return (events, true) }
+                } else if parser.inputs.count != before, done(events) {
+                    return (events, true)
                 }
             }
             let left = (limit - MonotonicClock.now()).microseconds / 1000
@@ -132,6 +159,8 @@ struct AppTouch: Hashable, CustomStringConvertible {
     var phase: Phase
     var id: Int
     var atCenter = false
+    /// Where a down landed in the application (surface or root coordinates), if said.
+    var x: Double?, y: Double?
     /// When the test read it (CLOCK_MONOTONIC), for latency.
     var receivedAt = Instant.zero
     var description: String { phase == .cancel ? "cancel" : "\(phase.rawValue) \(id)" }
@@ -177,6 +206,29 @@ struct AppTouch: Hashable, CustomStringConvertible {
     }
 }
 
+/// A pointer or keyboard event as the application saw it (wev's `wl_pointer` and
+/// `wl_keyboard`; X's ButtonPress, ButtonRelease, KeyPress, KeyRelease from the slave device),
+/// with where the pointer was: what an input action (`gestured input`) gives it.
+struct AppInput: Hashable, CustomStringConvertible {
+    enum Kind: Hashable {
+        /// evdev's button code (BTN_RIGHT 273).
+        case button(Int, pressed: Bool)
+        /// One wheel event (an axis value, or X's detent button).
+        case wheel
+        /// evdev's key code (KEY_F9 67).
+        case key(Int, pressed: Bool)
+    }
+    var kind: Kind
+    var x: Double?, y: Double?
+    var description: String {
+        switch kind {
+        case .button(let b, let p): "button \(b) \(p ? "pressed" : "released")"
+        case .wheel: "wheel"
+        case .key(let k, let p): "key \(k) \(p ? "pressed" : "released")"
+        }
+    }
+}
+
 /// The application's output lines into `AppTouch`es.
 struct ApplicationParser {
     let kind: CompositorSession.Kind
@@ -185,6 +237,15 @@ struct ApplicationParser {
     private var block: (type: String, device: Int?, source: Int?, detail: Int?, root: (Double, Double)?)?
     /// X: touch id → our number.
     private var numbers: [Int: Int] = [:]
+    /// The pointer's last position in the application (Wayland: from its enter and motion).
+    private var pointer: (Double, Double)?
+    /// Pointer and keyboard events seen, in order, not taken yet (`takeInputs`).
+    private(set) var inputs: [AppInput] = []
+
+    mutating func takeInputs() -> [AppInput] {
+        defer { inputs = [] }
+        return inputs
+    }
 
     init(kind: CompositorSession.Kind) { self.kind = kind }
 
@@ -204,6 +265,10 @@ struct ApplicationParser {
             }
             return nil
         }
+        if let marker = line.firstRange(of: "wl_pointer] ") ?? line.firstRange(of: "wl_keyboard] ") {
+            waylandInput(line[marker.upperBound...], keyboard: line[..<marker.lowerBound].hasSuffix("wl_keyboard"))
+            return nil
+        }
         guard let marker = line.firstRange(of: "wl_touch] ") else { return nil }
         let rest = line[marker.upperBound...]
         let phase: AppTouch.Phase
@@ -216,9 +281,34 @@ struct ApplicationParser {
         var event = AppTouch(phase: phase, id: id)
         if phase == .down, let xy = rest.firstRange(of: "x, y: ") {
             let numbers = rest[xy.upperBound...].split(separator: ",").compactMap { Double(Self.trim($0)) }
-            if numbers.count == 2 { event.atCenter = isCenter((numbers[0], numbers[1])) }
+            if numbers.count == 2 {
+                event.atCenter = isCenter((numbers[0], numbers[1]))
+                (event.x, event.y) = (numbers[0], numbers[1])
+            }
         }
         return event
+    }
+
+    /// wev's pointer and keyboard lines: `enter: serial: 5; surface: 3, x, y: 300.0, 400.0`,
+    /// `motion: time: 9; x, y: 301.0, 400.0`, `button: serial: 6; time: 9; button: 273 (right),
+    /// state: 1 (pressed)`, `axis: time: 9; axis: 0 (vertical), value: 15.0`, and the keyboard's
+    /// `key: serial: 7; time: 9; key: 67; state: 1 (pressed)` (evdev codes).
+    private mutating func waylandInput(_ rest: Substring, keyboard: Bool) {
+        if keyboard {
+            guard rest.hasPrefix("key:"), let key = Self.field("key: ", in: rest.dropFirst(4)).flatMap({ Int($0) }),
+                  let state = Self.field("state: ", in: rest).flatMap({ Int($0) }) else { return }
+            inputs.append(AppInput(kind: .key(key, pressed: state == 1), x: pointer?.0, y: pointer?.1))
+            return
+        }
+        if rest.hasPrefix("enter:") || rest.hasPrefix("motion:"), let xy = rest.firstRange(of: "x, y: ") {
+            let numbers = rest[xy.upperBound...].split(separator: ",").compactMap { Double(Self.trim($0)) }
+            if numbers.count == 2 { pointer = (numbers[0], numbers[1]) }
+        } else if rest.hasPrefix("button:"), let button = Self.field("button: ", in: rest.dropFirst(7)).flatMap({ Int($0) }),
+                  let state = Self.field("state: ", in: rest).flatMap({ Int($0) }) {
+            inputs.append(AppInput(kind: .button(button, pressed: state == 1), x: pointer?.0, y: pointer?.1))
+        } else if rest.hasPrefix("axis:"), rest.contains("value: ") {
+            inputs.append(AppInput(kind: .wheel, x: pointer?.0, y: pointer?.1))
+        }
     }
 
     /// `xinput test-xi2 --root` blocks: `EVENT type 18 (TouchBegin)`, `    device: 7 (7)`,
@@ -257,6 +347,15 @@ struct ApplicationParser {
         case "TouchBegin": phase = .down
         case "TouchUpdate": phase = .motion
         case "TouchEnd": phase = .up
+        case "ButtonPress", "ButtonRelease":
+            // X's wheel is buttons 4 to 7 (one press and release a detent).
+            let kind: AppInput.Kind = (4...7).contains(detail) ? .wheel : .button(Self.evdevButton(x: detail), pressed: b.type == "ButtonPress")
+            if case .wheel = kind, b.type == "ButtonRelease" { return nil }
+            inputs.append(AppInput(kind: kind, x: b.root?.0, y: b.root?.1))
+            return nil
+        case "KeyPress", "KeyRelease":
+            inputs.append(AppInput(kind: .key(detail - 8, pressed: b.type == "KeyPress"), x: b.root?.0, y: b.root?.1))
+            return nil
         default: return nil
         }
         let number: Int
@@ -269,8 +368,21 @@ struct ApplicationParser {
             if phase == .up { numbers[detail] = nil }
         }
         var event = AppTouch(phase: phase, id: number)
-        if phase == .down, let root = b.root { event.atCenter = isCenter(root) }
+        if phase == .down, let root = b.root {
+            event.atCenter = isCenter(root)
+            (event.x, event.y) = root
+        }
         return event
+    }
+
+    /// X's button numbers as evdev's: 1 left (BTN_LEFT 272), 2 middle (274), 3 right (273).
+    static func evdevButton(x: Int) -> Int {
+        switch x {
+        case 1: 272
+        case 2: 274
+        case 3: 273
+        default: 0
+        }
     }
 
     /// X: the first tap is at the center (the root window is the screen).

@@ -120,6 +120,9 @@ struct CompositorVMTests {
             latencies.append((down - stamp).microseconds)
         }
         Self.reportLatency(latencies, application: "\(kind.rawValue) (\(kind.isWayland ? "wev" : "xinput test-xi2"))")
+        // Input actions on each compositor once: Debian 13's Wayland ones and Xorg (Debian 12's
+        // cage, sway and weston were run by hand: docs/VM-TESTS.md).
+        if DebianRelease.current == 13 || kind == .xorg { try matrix.runInputActions() }
     }
 
     /// Taps whose latency is measured per application.
