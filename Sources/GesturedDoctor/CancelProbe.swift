@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// `gestured doctor --probe-cancel`'s reading of what `gestured-surface` printed (gestured(8),
 /// GESTURED-SURFACE) and its verdict: per `cancelStyle`, what the compositor gave the surface for
 /// one touch pressed and then cancelled in that style on the probe's own clone, and which styles

@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// What `check-config` says from the file alone about `passThrough` (`passThroughWarnings`,
 /// `forwardingWarnings`); what a known device cannot do (`cloneRefusal`,
 /// `gestures(needingMoreThan:)`) is the core's, in PassThroughChecks.swift, as the daemon's
