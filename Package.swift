@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Layout (see docs/ARCHITECTURE.md, "Modules"); each module imports only what lies below it:
+/// Layout (see docs/ARCHITECTURE.md, "Modules"); each module imports only what lies below it,
+/// and every file imports only its target's dependencies (ModuleLayeringTests reads them all):
 /// - `GesturedCore`: the pure core and the whole frame path (decoder, engine, pipeline, encoders,
 ///   replay). No syscalls, no clock reads, no Foundation; it imports nothing of the package.
 /// - The tools beside it, pure too, each depending on `GesturedCore` and never the reverse:
