@@ -1,5 +1,3 @@
-import GesturedCore
-
 /// A device's name as the pattern of a udev rule's `ATTRS{name}=="…"`, built from its bytes.
 ///
 /// The name is the device's to choose (a USB descriptor), and the rule it goes into is installed

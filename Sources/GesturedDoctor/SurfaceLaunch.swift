@@ -1,5 +1,3 @@
-import GesturedCore
-
 /// How `gestured-surface` is started by `doctor --probe-cancel` and `calibrate`: which file,
 /// as whom, with which environment. A plain value, so that a test reads the decision.
 ///

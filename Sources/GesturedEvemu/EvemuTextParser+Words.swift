@@ -1,5 +1,3 @@
-import GesturedCore
-
 /// The fast reader's fixed-width fields (`EvemuTextParser.appendCanonicalEvent`), each read as
 /// one word: a branch per field where a byte-by-byte reader takes one per byte.
 extension EvemuTextParser {

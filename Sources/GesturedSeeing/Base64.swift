@@ -1,5 +1,3 @@
-import GesturedCore
-
 /// RFC 4648 base64, for embedding a background image in a drawing as a `data:` URL.
 public enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)

@@ -1,5 +1,3 @@
-import GesturedCore
-
 /// `gestured draw --output FILE.html`: the SVG inline in a page that stands alone (no network,
 /// no external script), with a timeline to scrub and play a recording: touch paths grow and
 /// gesture markers appear at their times.
