@@ -1,4 +1,5 @@
 import GesturedCore
+import GesturedSeeing
 
 /// Turns a JSON5 configuration file into a validated `Configuration`, or into located diagnostics.
 ///

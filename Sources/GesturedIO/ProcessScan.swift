@@ -1,5 +1,6 @@
 import CLinux
 import GesturedCore
+import GesturedDoctor
 import Glibc
 
 /// What `/proc` says about the processes `gestured doctor` asks about: which have a given

@@ -1,3 +1,4 @@
+import GesturedCalibration
 import GesturedCore
 
 /// The command line (CONTRACT.md §1), parsed into one value. Bad usage is a `UsageError`

@@ -1,6 +1,7 @@
 import GesturedConfig
 import GesturedCore
 import GesturedIO
+import GesturedSeeing
 
 /// Reads a configuration file through GesturedIO (the one boundary to the C library) and hands
 /// its bytes to `ConfigLoader`, which makes no system calls; the files it names (stroke

@@ -1,5 +1,6 @@
 import GesturedBenchKit
 import GesturedCore
+import GesturedEvemu
 import GesturedIO
 import GesturedTestSupport
 import Glibc

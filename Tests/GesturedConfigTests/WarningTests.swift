@@ -1,6 +1,7 @@
 import GesturedConfig
 import FoundationEssentials
 import GesturedCore
+import GesturedSeeing
 import Testing
 
 /// `check-config`'s warnings: likely mistakes in a valid file, each at its key path and

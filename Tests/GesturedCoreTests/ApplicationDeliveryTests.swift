@@ -1,3 +1,4 @@
+import GesturedSeeing
 import GesturedTestSupport
 import Testing
 @testable import GesturedCore

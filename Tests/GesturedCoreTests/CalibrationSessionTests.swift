@@ -1,4 +1,5 @@
 import Foundation
+import GesturedCalibration
 import Testing
 @testable import GesturedCore
 

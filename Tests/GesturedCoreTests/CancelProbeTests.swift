@@ -1,4 +1,5 @@
 import GesturedCore
+import GesturedDoctor
 import Testing
 
 /// `doctor --probe-cancel`'s pure part (CancelProbe.swift, CancelProbeChecks.swift): transcripts

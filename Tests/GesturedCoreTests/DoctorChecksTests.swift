@@ -1,4 +1,5 @@
 import GesturedCore
+import GesturedDoctor
 import Testing
 
 /// `gestured doctor`'s judgement on made-up facts (DoctorChecks.swift, CancelPassing.swift): no

@@ -1,5 +1,6 @@
 import FoundationEssentials
 @testable import GesturedCore
+@testable import GesturedEvemu
 import GesturedSynthetic
 import GesturedTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GesturedCore
+import GesturedEvemu
 import GesturedSynthetic
 import GesturedTestSupport
 import Testing

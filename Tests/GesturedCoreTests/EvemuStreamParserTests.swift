@@ -1,4 +1,5 @@
 import GesturedCore
+import GesturedEvemu
 import Testing
 
 /// Parsing a recording piece by piece (as `gestured replay` streams its file) gives what parsing

@@ -1,3 +1,4 @@
+import GesturedSeeing
 import GesturedSynthetic
 import GesturedTestSupport
 import Testing

@@ -1,3 +1,5 @@
+@testable import GesturedCalibration
+import GesturedDoctor
 import Testing
 @testable import GesturedCore
 

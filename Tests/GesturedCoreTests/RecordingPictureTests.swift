@@ -1,3 +1,4 @@
+import GesturedSeeing
 import Testing
 @testable import GesturedCore
 

@@ -1,4 +1,5 @@
 import GesturedCore
+import GesturedDoctor
 import Testing
 
 /// Issue #44 item 4: how `gestured-surface` is started (SurfaceLaunch), as data: which file, as

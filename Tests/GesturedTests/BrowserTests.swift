@@ -1,5 +1,6 @@
 import GesturedCore
 import GesturedIO
+import GesturedSeeing
 import GesturedTestSupport
 import Testing
 

@@ -1,4 +1,6 @@
+import GesturedCalibration
 import GesturedCore
+import GesturedEvemu
 import GesturedIO
 import GesturedSynthetic
 import GesturedTestSupport

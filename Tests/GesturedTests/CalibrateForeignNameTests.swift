@@ -1,3 +1,4 @@
+import GesturedCalibration
 import GesturedCore
 import GesturedTestSupport
 import Glibc

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GesturedConfig
 import GesturedCore
+import GesturedEvemu
 import GesturedTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import GesturedConfig
 import GesturedCore
+import GesturedEvemu
 import GesturedSynthetic
 import GesturedTestSupport
 import Testing

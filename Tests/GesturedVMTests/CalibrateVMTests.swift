@@ -1,3 +1,4 @@
+import GesturedCalibration
 import GesturedCore
 import GesturedIO
 import GesturedTestSupport

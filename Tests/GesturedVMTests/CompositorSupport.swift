@@ -1,4 +1,5 @@
 import GesturedCore
+import GesturedDoctor
 import GesturedIO
 import GesturedTestSupport
 import Glibc

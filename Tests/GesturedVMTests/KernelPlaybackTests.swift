@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GesturedCore
+import GesturedEvemu
 import GesturedIO
 import GesturedTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import CLinux
 import GesturedCore
+import GesturedEvemu
 import GesturedIO
 import GesturedSynthetic
 import GesturedTestSupport

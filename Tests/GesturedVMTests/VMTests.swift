@@ -1,6 +1,7 @@
 import CEvdev
 import CLinux
 import GesturedCore
+import GesturedEvemu
 import GesturedIO
 import GesturedTestSupport
 import Glibc

@@ -13,6 +13,7 @@
 // test can start the daemon on the device first. Prints "device /dev/input/eventN name=..." when ready and "played N events" per
 // recording.
 import GesturedCore
+import GesturedEvemu
 import GesturedIO
 import GesturedTestSupport
 import Glibc

@@ -1,6 +1,7 @@
 import CEvdev
 import CUdev
 import GesturedCore
+import GesturedEvemu
 import GesturedIO
 import Glibc
 

@@ -1,4 +1,5 @@
 import GesturedCore
+import GesturedEvemu
 
 /// Turns an evemu device description into the files `umockdev-run` needs to emulate it:
 /// a `.umockdev` (sysfs and udev) and an `.ioctl` (the evdev ioctls libevdev issues).

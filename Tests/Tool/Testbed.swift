@@ -1,6 +1,7 @@
 import CLinux
 import CUmockdev
 import GesturedCore
+import GesturedEvemu
 import GesturedIO
 import GesturedTestSupport
 import Glibc

@@ -21,6 +21,7 @@
 //       Connects to the daemon at PATH, sends each LINE as a request and prints what comes back:
 //       hello and one answer per request (tests run it under setpriv as another user).
 import GesturedCore
+import GesturedEvemu
 import GesturedIO
 import GesturedTestSupport
 import Glibc

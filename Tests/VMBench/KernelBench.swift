@@ -1,4 +1,5 @@
 import GesturedCore
+import GesturedEvemu
 import GesturedIO
 import GesturedTestSupport
 import Glibc

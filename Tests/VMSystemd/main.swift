@@ -13,6 +13,7 @@
 // judges the run by; the host prints the closing "N passed, N failed" itself).
 import FoundationEssentials
 import GesturedCore
+import GesturedEvemu
 import GesturedIO
 import GesturedTestSupport
 import Glibc

@@ -117,7 +117,7 @@ public enum FailReason: Hashable, Sendable {
     public enum MovementLimit: String, Hashable, Sendable { case movementSlop, allowableMovement }
 
     /// At most two decimals (or `decimals`), trailing zeros dropped: `0.5`, `10`, `14.14`.
-    static func number(_ value: Double, decimals: Int = 2) -> String {
+    public static func number(_ value: Double, decimals: Int = 2) -> String {
         var text = LineEncoder.fixed(value, decimals: decimals)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }

@@ -92,6 +92,23 @@ public struct CloneEncoder: Sendable {
         return out
     }
 
+    /// The frames that press one touch at `position` in slot 0 of a fresh clone and those that
+    /// end it as the forwarder ends a touch a gesture claims (`cancel`, then `up`), in
+    /// `cancelStyle`: what `gestured doctor --probe-cancel` writes, so that it measures what the
+    /// daemon does.
+    public static func claimedTouch(trackingID: Int32, at position: DevicePosition, slotCount: Int, hasTouchButton: Bool,
+                                    cancelStyle: CancelStyle) -> (press: [RawEvent], end: [RawEvent]) {
+        var encoder = CloneEncoder(slotCount: slotCount, hasTouchButton: hasTouchButton, cancelStyle: cancelStyle)
+        let device = GesturePipeline.DeviceID(value: 0), touch = TouchID(UInt64(bitPattern: Int64(trackingID)))
+        func touched(_ kind: ForwardedTouch.Kind) -> ForwardedTouch {
+            ForwardedTouch(device: device, time: .zero, touch: touch, slot: 0, kind: kind)
+        }
+        var press: [RawEvent] = [], end: [RawEvent] = []
+        encoder.encode([touched(.down(trackingID: trackingID, position: position))], into: &press)
+        encoder.encode([touched(.cancel), touched(.up)], into: &end)
+        return (press, end)
+    }
+
     private static func abs(_ code: UInt16, _ value: Int32, _ time: Instant, _ out: inout [RawEvent]) {
         out.append(RawEvent(time: time, type: EventCode.EV_ABS, code: code, value: value))
     }

@@ -142,7 +142,7 @@ public struct ViewTree: Sendable {
     ///
     /// Reads the node's fields in place: a copy of a `Node` (strings, arrays, the shape) for every
     /// view visited would retain and release each of its references, per view, per touch-down.
-    func hitTest(_ view: Index, _ point: Point) -> Index? {
+    public func hitTest(_ view: Index, _ point: Point) -> Index? {
         guard !nodes[view].isHidden, nodes[view].isUserInteractionEnabled,
               nodes[view].alpha >= Self.minimumHitTestAlpha, pointInside(view, point) else { return nil }
         if let grid = nodes[view].childGrid, let cell = grid.cell(of: point) {
@@ -161,7 +161,7 @@ public struct ViewTree: Sendable {
     }
 
     /// UIKit's `point(inside:with:)`: the bounds with the hit-test insets applied, or the shape.
-    func pointInside(_ view: Index, _ point: Point) -> Bool {
+    public func pointInside(_ view: Index, _ point: Point) -> Bool {
         switch nodes[view].hitShape {
         case .circle(let center, let radius)?:
             return (point - center).length <= radius

@@ -1,5 +1,6 @@
 import GesturedCore
 import GesturedIO
+import GesturedSeeing
 import Glibc
 
 /// `gestured draw`: the region map (and a recording's touches and gestures) as SVG or HTML, from

@@ -1,4 +1,5 @@
 import GesturedCore
+import GesturedSeeing
 
 /// `gestured explain X Y`: the hit-test walk, the winner and its route; what the application
 /// behind the daemon gets of a touch there (`application: ...`, CONTRACT.md §5 and §6), always;

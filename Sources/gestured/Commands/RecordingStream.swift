@@ -1,4 +1,5 @@
 import GesturedCore
+import GesturedEvemu
 import GesturedIO
 
 /// A recording read and parsed a piece at a time (`LineReader`, `EvemuStreamParser`), for

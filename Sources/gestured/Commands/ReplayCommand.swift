@@ -1,5 +1,6 @@
 import GesturedConfig
 import GesturedCore
+import GesturedEvemu
 import GesturedIO
 import Glibc
 

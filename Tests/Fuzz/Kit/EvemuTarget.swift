@@ -1,5 +1,6 @@
 import GesturedConfig
 import GesturedCore
+import GesturedEvemu
 
 /// The `evemu` fuzz target: recording text through the evemu parser, which `gestured replay`,
 /// `record-stroke` and `draw` read untrusted files with. Checks that

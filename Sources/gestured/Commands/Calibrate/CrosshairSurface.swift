@@ -1,4 +1,6 @@
+import GesturedCalibration
 import GesturedCore
+import GesturedDoctor
 import GesturedIO
 import Glibc
 

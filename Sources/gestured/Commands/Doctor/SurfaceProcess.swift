@@ -1,5 +1,6 @@
 import CLinux
 import GesturedCore
+import GesturedDoctor
 import GesturedIO
 import Glibc
 

@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// The checks `gestured doctor --probe-cancel` adds: what the probe's surface received per
 /// `cancelStyle`, and for each pass-through rule whether its `cancelStyle` fits that measurement
 /// (a style that leaves the probe's touch pressed is a problem, exit 1, as in `judge`).

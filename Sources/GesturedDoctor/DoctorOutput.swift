@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// `gestured doctor`'s two outputs: plain lines (a check a line, each fix on the line after its
 /// check) and the JSON object of CONTRACT.md §6.
 extension DoctorReport {

@@ -1,3 +1,6 @@
+import GesturedCore
+import GesturedDoctor
+
 /// The two choices `gestured calibrate` makes before it measures: which display shows the
 /// targets, and which panel is measured (docs/KIOSK.md, "Calibration").
 public enum CalibrationDisplay: String, CaseIterable, Hashable, Sendable {

@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// Likely mistakes in a valid configuration, found before a user meets them: `check-config`
 /// prints them (and fails with `--strict`), the daemon logs them once at start and reload.
 ///

@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// One `gestured calibrate` measurement as a state machine on a virtual clock: it asks for the
 /// four targets in turn, takes one touch for each, fits the matrix (`CalibrationFit`), and asks
 /// for all four again when the fit is refused (docs/KIOSK.md, "Calibration").

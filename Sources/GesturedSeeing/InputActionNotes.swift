@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// What the application behind the daemon sees of the touches of a gesture that sends input
 /// (`action.input`): said by `gestured explain` for the gestures a touch reaches, and, where it
 /// is likely a mistake, by `check-config` as a warning. The input replaces what the touches

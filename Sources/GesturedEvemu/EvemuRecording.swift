@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// An evemu recording (`evemu-record` / `evemu-describe` output): an optional device description
 /// and the recorded events.
 ///

@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// One line of `gestured-surface`, the small Wayland client that shows a full-screen surface
 /// (and, with `--crosshair FX,FY`, a crosshair at that fraction of its size): `ready WIDTH
 /// HEIGHT` once the surface is shown, then the touches the compositor gives it, `down ID X Y`,

@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// What a recording did, for `gestured draw`: each touch's path and every gesture line, with
 /// their times in seconds from the recording's first output.
 public struct RecordingPicture: Hashable, Sendable {

@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// What `gestured calibrate` prints once a fit is accepted: the matrix, the residual, the
 /// configuration's device rule, and the udev rule with where to install it (docs/KIOSK.md,
 /// "Calibration").

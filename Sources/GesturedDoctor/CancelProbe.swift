@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// `gestured doctor --probe-cancel`'s reading of what `gestured-surface` printed (gestured(8),
 /// GESTURED-SURFACE) and its verdict: per `cancelStyle`, what the compositor gave the surface for
 /// one touch pressed and then cancelled in that style on the probe's own clone, and which styles
@@ -125,15 +127,7 @@ extension CancelProbe {
     /// it in `style`: `CloneEncoder`'s, the very frames the forwarder writes for a touch a
     /// gesture claims (`cancel` then `up`), so the probe measures what the daemon does.
     public static func frames(_ style: CancelStyle, trackingID: Int32) -> (press: [RawEvent], end: [RawEvent]) {
-        var encoder = CloneEncoder(slotCount: slots, hasTouchButton: true, cancelStyle: style)
-        let device = GesturePipeline.DeviceID(value: 0), touch = TouchID(UInt64(trackingID))
-        let middle = DevicePosition(x: axisMaximum / 2 + 1, y: axisMaximum / 2 + 1)
-        func touched(_ kind: ForwardedTouch.Kind) -> ForwardedTouch {
-            ForwardedTouch(device: device, time: .zero, touch: touch, slot: 0, kind: kind)
-        }
-        var press: [RawEvent] = [], end: [RawEvent] = []
-        encoder.encode([touched(.down(trackingID: trackingID, position: middle))], into: &press)
-        encoder.encode([touched(.cancel), touched(.up)], into: &end)
-        return (press, end)
+        CloneEncoder.claimedTouch(trackingID: trackingID, at: DevicePosition(x: axisMaximum / 2 + 1, y: axisMaximum / 2 + 1),
+                                  slotCount: slots, hasTouchButton: true, cancelStyle: style)
     }
 }

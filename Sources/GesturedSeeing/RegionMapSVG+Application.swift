@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// What `gestured draw` shows beside the views: where the application behind the
 /// daemon gets no touch or gets it late, with a legend, and the canvas around the screen that
 /// keeps views off the screen and every label in the picture.

@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// What `gestured doctor` gathered on the machine, with no judgement yet: the socket, the
 /// caller, the devices udev lists, the clones and who reads them, the guards, the
 /// configuration's warnings. `DoctorFacts.checks()` (DoctorChecks.swift) judges them, so every

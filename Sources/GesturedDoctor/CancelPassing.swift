@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// Which programs reading a pass-through clone are known to pass libinput's touch cancel on to
 /// the application (`wl_touch.cancel`), and the `cancelStyle` that fits each: the one table
 /// `gestured doctor` judges a clone's reader by. Every entry is a measurement (docs/KIOSK.md,

@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// Walks the UTF-8 bytes line by line; each line's fields are read with a cursor, no copies.
 ///
 /// Two readers share the walk. `appendCanonicalEvent` takes the `E:` lines that make up nearly

@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// `gestured doctor`'s verdicts (CONTRACT.md §6): facts in, checks and clone verdicts out.
 public struct DoctorCheck: Equatable, Sendable {
     public enum Status: String, Equatable, Sendable { case ok, warning, problem }

@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// `gestured draw`: the region map as SVG, pure string building (same input, same bytes).
 ///
 /// Views are drawn in z-order (parents before children, back to front), each a `<g>` whose `id`

@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// `gestured explain X Y`: the hit-test walk for one point, view by view, with why each view
 /// was skipped, the view that wins, and the recognizers a touch there reaches.
 ///

@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// The targets of `gestured calibrate` and the least-squares fit of libinput's calibration matrix
 /// from where a panel reported each touch (docs/KIOSK.md, "Calibration").
 ///

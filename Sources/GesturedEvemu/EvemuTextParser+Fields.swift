@@ -1,3 +1,5 @@
+import GesturedCore
+
 /// The fields of an evemu line, read at the parser's cursor: separators, hex and decimal
 /// numbers, timestamps, and the error that names the line.
 extension EvemuTextParser {

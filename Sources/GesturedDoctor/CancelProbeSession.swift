@@ -1,3 +1,5 @@
+import GesturedCore
+
 extension CancelProbe {
     /// The probe's course, decided here and carried out by the shell: press one touch per style
     /// in `order`, wait for the surface's down, end it in the style, wait for its ending.
