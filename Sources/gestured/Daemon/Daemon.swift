@@ -100,6 +100,9 @@ final class Daemon {
         }
         handOn()
         for requests in parts.clients.serveRequests() { parts.requests.handle(requests) }
+        // Before the flush: a panel is grabbed before any line of the step that decided it is
+        // written (a client answered `ok` to `screen off` may touch the panel at once).
+        handOn()
         parts.clones.flush()
         parts.clients.flush()
         handOn()   // clients dropped by the flush
@@ -108,8 +111,9 @@ final class Daemon {
         armTimer()
     }
 
-    /// Hands on what a part left for another as data, once the wakeup's items are served and
-    /// again after the flush: the clients' subscription changes to the pipeline (a client that
+    /// Hands on what a part left for another as data, once the wakeup's items are served, once
+    /// its requests are, before anything is written, and again after the flush: the clients'
+    /// subscription changes to the pipeline (a client that
     /// connected in this wakeup gets lines from its next one; one that went is skipped by the
     /// server until then), the pipeline's grabs to `DeviceHub`. The parts know each other one
     /// way; what goes back goes through here. (`ClientRequests` hands the changes on after each
