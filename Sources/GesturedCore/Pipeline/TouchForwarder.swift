@@ -30,8 +30,9 @@ public struct ForwardedTouch: Hashable, Sendable {
 /// engine: each touch keeps the recognizers of its route that were undecided when it was routed
 /// (its `holders`). A holder that decides by recognizing or beginning claims the touch when it
 /// cancels touches (sent parts are cancelled in the application, held ones never sent); one that
-/// fails leaves the holders. Then, once per step (`decide`), after the step's facts and before
-/// any of the step's positions is written:
+/// fails leaves the holders. Then, when it has news (`hasNews`) at the end of an engine call, a
+/// claim or a step (`decide`, through the pipeline's one `settleForwarding`), after the facts and
+/// before any of the frame's positions is written:
 /// - a touch is held (not sent yet) while a holder has `delaysTouchesBegan`; else sent, the held
 ///   down and moves flushed in their order;
 /// - a sent touch gets the step's moves, unless the step claimed it: then its cancel, never a
