@@ -114,18 +114,10 @@ enum DaemonBenchmarks {
             daemon.send(signal: SIGTERM)
             _ = try? daemon.wait(deadline: deadline(milliseconds: 5_000))
         }
-        var clients: [LineClient] = []
-        for _ in 0..<8 {
-            let client = try LineClient(path: socket, deadline: deadline(milliseconds: 5_000))
-            guard try client.readLine(deadline: deadline(milliseconds: 5_000))?.hasPrefix("hello") == true else {
-                throw BenchError("no hello from the daemon")
-            }
-            clients.append(client)
-        }
-        usleep(200_000)
+        let clients = try connectClients(8, socket: socket)
         let before = status(daemon.pid)
         log("  idle: 10 s with 8 clients and no touches…")
-        usleep(10_000_000)
+        usleep(10_000_000)   // the measurement window itself: the figure is wake-ups in these 10 s
         let after = status(daemon.pid)
         var figures: [Figure] = []
         var wakeups = Figure(name: "idle wake-ups in 10 s (voluntary context switches)", unit: "switches",
@@ -141,15 +133,15 @@ enum DaemonBenchmarks {
             let client = try LineClient(path: socket, deadline: deadline(milliseconds: 5_000))
             _ = try client.readLine(deadline: deadline(milliseconds: 5_000))
         }
-        // The daemon sees each hang-up on its next loop; a ping-free settle is enough.
-        usleep(300_000)
+        // Answered once the daemon has served every hang-up before it (they were pending first).
+        try ping(clients[0])
         let fdsAfter = descriptorCount(daemon.pid)
         var fds = Figure(name: "fd growth across 1,000 client connects", unit: "fds", samples: [Double(fdsAfter - fdsBefore)])
         fds.target = "0"; fds.met = fdsAfter == fdsBefore
         fds.note = "\(fdsBefore) → \(fdsAfter) open"
         figures.append(fds)
         log("  idle: \(Int(wakeups.median)) wake-ups; RSS \(Format.number(rss.median)) MB; fds \(fdsBefore) → \(fdsAfter)")
-        clients.removeAll()
+        withExtendedLifetime(clients) {}   // connected until the figures are taken
         return figures
     }
 
@@ -158,6 +150,29 @@ enum DaemonBenchmarks {
     // MARK: Helpers
 
     /// The numeric fields of /proc/PID/status (kB for memory).
+    /// `count` clients of the daemon at `socket`, each greeted and answered a `ping`: the daemon
+    /// has served them, and nothing of theirs is left for it to do.
+    static func connectClients(_ count: Int, socket: String) throws -> [LineClient] {
+        var clients: [LineClient] = []
+        for _ in 0..<count {
+            let client = try LineClient(path: socket, deadline: deadline(milliseconds: 5_000))
+            guard try client.readLine(deadline: deadline(milliseconds: 5_000))?.hasPrefix("hello") == true else {
+                throw BenchError("no hello from the daemon")
+            }
+            try ping(client)
+            clients.append(client)
+        }
+        return clients
+    }
+
+    /// Sends `ping` and waits for its answer.
+    static func ping(_ client: LineClient) throws {
+        try client.send(line: "ping")
+        guard try client.readLine(deadline: deadline(milliseconds: 5_000))?.hasPrefix("ok command=ping") == true else {
+            throw BenchError("no answer to ping")
+        }
+    }
+
     static func status(_ pid: pid_t) -> [String: Int] {
         var fields: [String: Int] = [:]
         for line in ((try? readTextFile(path: "/proc/\(pid)/status")) ?? "").split(separator: "\n") {
