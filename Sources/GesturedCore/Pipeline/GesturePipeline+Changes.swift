@@ -46,17 +46,12 @@ extension GesturePipeline {
                 guard devices.position(of: prepared.id) != nil else { continue }
                 endTouches(of: [prepared.id], now: now, into: &batch)
                 forwarder.removeDevice(prepared.id.value)
-                guard devices.replace(prepared.device) else { continue }
-                reserveFrameCapacity(slots: prepared.device.touchInSlot.count)
-                if prepared.passesThrough {
-                    forwarder.addDevice(prepared.id.value, slotCount: prepared.device.touchInSlot.count)
-                }
+                install(prepared, replacing: true)
             case .release(let id, let line):
                 appendRemoval(of: [id], now: now, into: &batch)
                 batch.deviceLines.append(line)
             }
         }
-        reserveEventCapacity()
     }
 
     /// Replaces the view trees and recognizers with `fresh` (built already). Running gestures

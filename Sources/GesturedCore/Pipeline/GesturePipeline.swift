@@ -223,10 +223,11 @@ public struct GesturePipeline: Sendable {
         return prepared.id
     }
 
-    /// Holds a prepared device: its touches are decoded from now on. Called by the step.
-    mutating func install(_ prepared: PreparedDevice) {
+    /// Holds a prepared device, new or (`replacing`) in place of the one of its id: its touches
+    /// are decoded from now on. Called by the step.
+    mutating func install(_ prepared: PreparedDevice, replacing: Bool = false) {
         let slots = prepared.device.touchInSlot.count
-        guard devices.append(prepared.device) else { return }
+        guard replacing ? devices.replace(prepared.device) : devices.append(prepared.device) else { return }
         reserveFrameCapacity(slots: slots)
         if prepared.passesThrough {
             forwarder.addDevice(prepared.id.value, slotCount: slots)
